@@ -1,0 +1,10 @@
+# Every dependency comes from Debian packages (see scripts/install-deps).
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
+pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)
+# md4c via pkg-config: its CMake config also demands libmd4c-html, which we do not use.
+pkg_check_modules(MD4C REQUIRED IMPORTED_TARGET md4c)
+find_package(nlohmann_json 3.10 CONFIG REQUIRED)
+find_package(spdlog CONFIG REQUIRED)
+find_package(CLI11 CONFIG REQUIRED)
+find_package(Threads REQUIRED)

@@ -1,0 +1,72 @@
+// Where a quoted fragment appears in the session: the look-up behind every
+// citation check (spec: judgement.md section 3).
+//
+// Locate searches the judged turn's tool output first and reads earlier
+// turns from History only when the fragment is not found there. An
+// occurrence counts as evidence unless it is self-made: output that prints
+// back text the agent supplied (echo / printf / a heredoc in the same call's
+// input, or a file the agent wrote with Write / Edit / a shell redirect and
+// then read). A search (grep, rg, the Grep tool) is not self-made even when
+// its pattern is the fragment. Thread-compatible: one index per judged turn.
+// Tests: tests/unit/evidence/evidence_index_test.cc.
+#pragma once
+
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "evidence/turn.h"
+
+namespace causegate::evidence {
+
+enum class Source {
+  kToolOutput,      // real tool output: the fragment is evidence
+  kSelfMadeOutput,  // only in output that echoes the agent's own text
+  kToolInput,       // only in a command, path or pattern: a reference
+  kUserMessage,     // only in the user's (or task) prompts
+  kNowhere,         // nowhere in the session
+};
+
+const char* SourceName(Source source);
+
+struct Sighting {
+  Source source = Source::kNowhere;
+  const ToolCall* call = nullptr;  // set for kToolOutput / kSelfMadeOutput / kToolInput
+  std::size_t offset = 0;          // byte offset in call->output (raw text)
+};
+
+class EvidenceIndex {
+ public:
+  // REQUIRES: turn and history outlive the index; history may be null.
+  EvidenceIndex(const Turn& turn, History* history);
+
+  // fragment is raw text as quoted; it is folded here (text_fold.h).
+  Sighting Locate(std::string_view fragment);
+
+  // Tool calls of the judged turn, for findings such as no-probe.
+  const Turn& turn() const { return turn_; }
+  // Earlier turns loaded so far (grows as Locate reads back).
+  int turns_loaded() const { return static_cast<int>(past_.size()); }
+
+ private:
+  struct Folded {
+    const ToolCall* call;
+    std::string output;  // folded
+    std::string input;   // folded
+    bool echoes_input;   // echo/printf/heredoc: output repeats the input
+    bool is_search;      // grep-like: never self-made by its own pattern
+  };
+  void Add(const ToolCall& call);
+  bool LoadOneOlder();
+
+  const Turn& turn_;
+  History* history_;
+  std::deque<PastTurn> past_;             // stable addresses for loaded turns
+  std::vector<Folded> calls_;             // folded view, judged turn first
+  std::vector<std::string> written_;      // folded text the agent wrote to files
+  std::vector<std::string> user_texts_;   // folded prompts
+  bool history_done_ = false;
+};
+
+}  // namespace causegate::evidence

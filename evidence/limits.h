@@ -1,0 +1,28 @@
+// Every bound on input from outside, in one place. Going over a limit is an
+// error (the hook then fails open), never a hang or an unbounded allocation.
+// RELIABILITY notes and `causegate help limits` list these with their
+// defaults; each has a test at the limit and one past it.
+#pragma once
+
+#include <cstddef>
+
+namespace causegate::limits {
+
+// Hook input on stdin or an HTTP body.
+inline constexpr std::size_t kMaxHookInputBytes = 8u << 20;
+// Nesting of any JSON we parse (hook input, transcript lines, packs).
+inline constexpr int kMaxJsonDepth = 128;
+// One transcript line; a longer line is skipped as unreadable.
+inline constexpr std::size_t kMaxTranscriptLineBytes = 32u << 20;
+// The final message that is judged; longer messages are judged on a prefix.
+inline constexpr std::size_t kMaxMessageBytes = 1u << 20;
+// Tool output kept per call for citation look-up (head of the output).
+inline constexpr std::size_t kMaxToolOutputBytes = 8u << 20;
+// All tool output kept for one session's evidence index.
+inline constexpr std::size_t kMaxEvidenceBytes = 256u << 20;
+// Tool calls kept per turn.
+inline constexpr std::size_t kMaxToolCallsPerTurn = 10000;
+// Block size for reading a transcript backwards from its end.
+inline constexpr std::size_t kReadBlockBytes = 64u << 10;
+
+}  // namespace causegate::limits

@@ -1,0 +1,45 @@
+// Reading Claude Code session transcripts (JSONL; format and turn
+// delimitation in ../shared research notes, summarised in
+// evidence/TRANSCRIPT.md).
+//
+// ReadLastTurn reads the file from its end in blocks and stops at the last
+// real user prompt, so a hook call costs what the last turn costs, not what
+// the session costs. The returned History reads further back on demand.
+// ForEachTurn reads a file front to back and yields every turn, for batch
+// checking and for `explain --turn N`.
+//
+// Tolerated without error: unknown line types, lines that fail to parse
+// (skipped; a bad last line sets Turn::truncated), missing fields.
+// Errors (Status not ok): the file cannot be opened or read, it is not a
+// regular file, or no user prompt is found at all.
+// Tests: tests/unit/evidence/transcript_test.cc.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "evidence/status.h"
+#include "evidence/turn.h"
+
+namespace causegate::evidence {
+
+enum class SessionKind {
+  kMain,      // a session file: sidechain (subagent) lines are skipped
+  kSubagent,  // a subagent's own file: every line is its own
+};
+
+struct LastTurn {
+  Turn turn;
+  std::unique_ptr<History> history;  // earlier turns, newest first; never null
+};
+
+// REQUIRES: path names a regular file.
+Status ReadLastTurn(const std::string& path, SessionKind kind, LastTurn* out);
+
+// Calls visit(turn, index) for each turn in file order (index from 0).
+// turn.tool_calls hold only that turn's calls. visit returns false to stop.
+Status ForEachTurn(const std::string& path, SessionKind kind,
+                   const std::function<bool(const Turn&, int index)>& visit);
+
+}  // namespace causegate::evidence

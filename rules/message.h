@@ -1,0 +1,75 @@
+// The final message as the gate reads it: prose sentences that may be
+// claims, and the quoted fragments that may cite tool output, with the
+// placement rules of spec/judgement.md section 3.2 already applied.
+//
+// Markdown structure comes from md4c (never hand-written fence scanning):
+// fenced and indented code, inline code spans and `>` block quotes are
+// quoted material, never prose. In prose, "double", “curly”, 「corner」 and
+// 『white corner』 quotes are fragments too. On a line that starts with
+// Evidence: / 证据： / 依据： (emphasis ignored) the rest of the line, trailing
+// punctuation trimmed, is one more fragment, and that line opens the
+// evidence section, which runs to the next heading or the end.
+// Tests: tests/unit/rules/message_test.cc.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace causegate::rules {
+
+enum class FragmentOrigin {
+  kInlineCode,    // `...`: one fragment
+  kCodeLine,      // one non-empty line of a fenced or indented code block
+  kQuoteLine,     // one non-empty line of a > block quote
+  kQuoted,        // "..." “...” 「...」 『...』 in prose
+  kEvidenceLine,  // the rest of an Evidence: line
+};
+
+const char* FragmentOriginName(FragmentOrigin origin);
+
+struct Fragment {
+  std::string text;        // as written, trimmed
+  FragmentOrigin origin;
+  std::size_t offset = 0;  // byte offset in the message
+  // At least 8 code points, or at least 4 Han characters: only such
+  // fragments can cite (shorter quotes count as nothing).
+  bool long_enough = false;
+};
+
+struct Sentence {
+  std::string text;    // as written (inline markup removed), for the reason
+  // The sentence with every inline code span and quoted span replaced by the
+  // placeholder kQuotePlaceholder, emphasis markers dropped, soft line breaks
+  // as spaces: what the rule packs match against.
+  std::string masked;
+  std::size_t offset = 0;  // byte offset of the sentence start in the message
+  int unit = 0;            // index into Message::units
+  bool in_evidence_section = false;
+};
+
+inline constexpr std::string_view kQuotePlaceholder = "QUOTE";
+
+// A prose container: a paragraph, list item, heading or table cell.
+struct Unit {
+  std::vector<int> fragments;  // fragments placed with this unit (3.2): its
+                               // own, those of its nested blocks, and of the
+                               // lists / code / quotes directly following it
+};
+
+struct Message {
+  std::vector<Sentence> sentences;        // prose only, document order
+  std::vector<Unit> units;
+  std::vector<Fragment> fragments;        // every fragment, document order
+  std::vector<int> evidence_fragments;    // fragments in the evidence section
+
+  // Fragments placed with a sentence: its unit's plus the evidence section's,
+  // without duplicates, document order.
+  std::vector<int> FragmentsFor(const Sentence& sentence) const;
+};
+
+// Never fails: text that is not valid Markdown is still prose.
+Message ParseMessage(std::string_view markdown);
+
+}  // namespace causegate::rules
