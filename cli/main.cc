@@ -1,2 +1,53 @@
+// causegate: a Stop-hook gate that blocks unproven causal claims.
+// Subcommands live in cli/cmd_*.cc; this file wires them and the logger.
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
 #include <cstdio>
-int main() { std::puts("causegate"); return 0; }
+#include <cstdlib>
+#include <string>
+#include <exception>
+
+#include "cli/commands.h"
+
+namespace {
+
+// stdout belongs to the agent's JSON: every log line goes to stderr.
+void SetUpLogging() {
+  auto logger = spdlog::stderr_logger_st("causegate");
+  logger->set_pattern("causegate: %v");
+  spdlog::set_default_logger(logger);
+  const char* level = std::getenv("CAUSEGATE_LOG");
+  spdlog::set_level(level ? spdlog::level::from_str(level) : spdlog::level::info);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    SetUpLogging();
+    CLI::App app{"causegate: blocks an AI agent's stop when it asserts a cause without cited tool output"};
+    app.set_version_flag("--version", std::string("causegate ") + CAUSEGATE_VERSION);
+    app.require_subcommand(1);
+    causegate::cli::Common common;
+    app.add_option("--rules", common.rules_dir, "Folder of extra rule packs (*.json)")->check(CLI::ExistingDirectory);
+    causegate::cli::AddHookCommand(app, common);
+    causegate::cli::AddExplainCommand(app, common);
+    causegate::cli::AddEvalCommand(app, common);
+    causegate::cli::AddRulesCommand(app, common);
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      const int code = app.exit(e);
+      // For Claude Code, exit 2 from a hook means "block": a mistyped hook
+      // registration must fail open instead.
+      if (argc > 1 && std::string(argv[1]) == "hook") return 0;
+      return code == 0 ? 0 : 2;
+    }
+    return common.exit_code;
+  } catch (const std::exception& e) {
+    // Last resort: nothing should reach here, and nothing goes to stdout.
+    std::fprintf(stderr, "causegate: internal error: %s\n", e.what());
+    return 0;
+  }
+}

@@ -54,18 +54,29 @@ class EvidenceIndex {
     const ToolCall* call;
     std::string output;  // folded
     std::string input;   // folded
-    bool echoes_input;   // echo/printf/heredoc: output repeats the input
-    bool is_search;      // grep-like: never self-made by its own pattern
+    std::string echoed;  // folded text the call prints back from its own input
+    bool echoes_input;   // echo/printf/heredoc: output repeats part of the input
+    int turns_back;      // 0: the judged turn
+    std::size_t index;   // position of the call in its turn
   };
-  void Add(const ToolCall& call);
+  struct Written {       // text the agent wrote into a file, folded
+    int turns_back;
+    std::size_t index;   // the writing call's position in its turn
+    std::string text;
+  };
+  void Build();          // folds the judged turn, on the first Locate
+  void Add(const ToolCall& call, int turns_back, std::size_t index);
   bool LoadOneOlder();
+  bool IsSelfMade(const Folded& folded, std::string_view needle) const;
 
   const Turn& turn_;
   History* history_;
   std::deque<PastTurn> past_;             // stable addresses for loaded turns
   std::vector<Folded> calls_;             // folded view, judged turn first
-  std::vector<std::string> written_;      // folded text the agent wrote to files
+  std::vector<Written> written_;          // folded text the agent wrote to files
   std::vector<std::string> user_texts_;   // folded prompts
+  std::size_t evidence_bytes_ = 0;        // folded output kept, against kMaxEvidenceBytes
+  bool built_ = false;
   bool history_done_ = false;
 };
 

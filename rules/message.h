@@ -30,7 +30,10 @@ enum class FragmentOrigin {
 const char* FragmentOriginName(FragmentOrigin origin);
 
 struct Fragment {
-  std::string text;        // as written, trimmed
+  // As written, trimmed. Rendered as Markdown renders it: emphasis markers,
+  // backslash escapes and code-span backticks are gone, entities decoded
+  // (so "2*3*4" in a prose quote or a > quote reads "234"; code keeps all).
+  std::string text;
   FragmentOrigin origin;
   std::size_t offset = 0;  // byte offset in the message
   // At least 8 code points, or at least 4 Han characters: only such
@@ -69,7 +72,10 @@ struct Message {
   std::vector<int> FragmentsFor(const Sentence& sentence) const;
 };
 
-// Never fails: text that is not valid Markdown is still prose.
+// Never fails: text that is not valid Markdown is still prose. Reads at most
+// limits::kMaxMessageBytes (a longer message is judged on its prefix). HTML
+// blocks are prose with their tags dropped. Table cells are placed with
+// their whole row and hold no Evidence lines.
 Message ParseMessage(std::string_view markdown);
 
 }  // namespace causegate::rules

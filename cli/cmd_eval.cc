@@ -1,0 +1,144 @@
+// `causegate eval DIR`: judges labelled cases rendered as real hook calls
+// (DIR/labels.jsonl plus DIR/<id>/payload.json, the layout casegen.py
+// writes) through the same gate as the live hook, and prints precision and
+// recall for block per language, recall and finding agreement per finding,
+// and every miss. --strict exits 1 on any decision that differs.
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "gate/gate.h"
+
+namespace causegate::cli {
+namespace {
+
+struct Counts {
+  int tp = 0, fp = 0, fn = 0, tn = 0;
+  double precision() const { return tp + fp ? static_cast<double>(tp) / (tp + fp) : 1.0; }
+  double recall() const { return tp + fn ? static_cast<double>(tp) / (tp + fn) : 1.0; }
+  void Add(bool expected_block, bool got_block) {
+    if (expected_block) {
+      got_block ? ++tp : ++fn;
+    } else {
+      got_block ? ++fp : ++tn;
+    }
+  }
+};
+
+struct FindingCounts {
+  int cases = 0, blocked = 0, agreed = 0;
+};
+
+std::string FirstFinding(const rules::Verdict& v) {
+  for (const rules::Claim& c : v.claims) {
+    if (c.finding != rules::Finding::kSupported) return rules::FindingName(c.finding);
+  }
+  return "";
+}
+
+bool ReadFile(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  *out = s.str();
+  return true;
+}
+
+}  // namespace
+
+void AddEvalCommand(CLI::App& app, Common& common) {
+  auto* cmd = app.add_subcommand("eval", "Judge rendered labelled cases and report precision and recall");
+  auto dir = std::make_shared<std::string>();
+  auto strict = std::make_shared<bool>(false);
+  cmd->add_option("dir", *dir, "Folder with labels.jsonl and <id>/payload.json")->required()->check(CLI::ExistingDirectory);
+  cmd->add_flag("--strict", *strict, "Exit 1 when any decision differs from its label");
+  cmd->callback([&common, dir, strict] {
+    std::shared_ptr<const rules::RuleSet> rules;
+    if (Status s = rules::LoadRuleSet(common.rules_dir, &rules); !s.ok()) {
+      std::fprintf(stderr, "causegate: %s\n", s.message().c_str());
+      common.exit_code = 2;
+      return;
+    }
+    std::ifstream labels(*dir + "/labels.jsonl");
+    if (!labels) {
+      std::fprintf(stderr, "causegate: %s/labels.jsonl: cannot open\n", dir->c_str());
+      common.exit_code = 2;
+      return;
+    }
+    std::map<std::string, Counts> by_lang;
+    std::map<std::string, FindingCounts> by_finding;
+    std::vector<std::string> misses;
+    int cases = 0, decisions_agree = 0, findings_agree = 0, blocked_cases = 0, errors = 0;
+    std::string line;
+    while (std::getline(labels, line)) {
+      if (line.empty()) continue;
+      const auto row = nlohmann::json::parse(line, nullptr, false);
+      if (!row.is_object() || !row.contains("id")) continue;
+      const std::string id = row.value("id", "");
+      const std::string lang = row.value("lang", "?");
+      const bool expected_block = row.value("label", "") == "block";
+      const std::string expected_finding = row["finding"].is_string() ? row["finding"].get<std::string>() : "";
+      std::string payload;
+      if (!ReadFile(*dir + "/" + id + "/payload.json", &payload)) {
+        misses.push_back(id + ": payload.json missing");
+        ++errors;
+        continue;
+      }
+      const gate::GateResult r = gate::RunGate(payload, gate::Agent::kAuto, *rules, gate::GateOptions());
+      if (!r.judged) {
+        misses.push_back(id + ": not judged: " + r.fail_open_reason);
+        ++errors;
+      }
+      const bool got_block = r.outcome.action == rules::Action::kBlock;
+      const std::string got_finding = FirstFinding(r.verdict);
+      ++cases;
+      by_lang[lang].Add(expected_block, got_block);
+      by_lang["all"].Add(expected_block, got_block);
+      decisions_agree += expected_block == got_block;
+      if (expected_block) {
+        ++blocked_cases;
+        FindingCounts& fc = by_finding[expected_finding];
+        ++fc.cases;
+        fc.blocked += got_block;
+        const bool agree = got_block && got_finding == expected_finding;
+        fc.agreed += agree;
+        findings_agree += agree;
+      }
+      if (expected_block != got_block || (expected_block && got_finding != expected_finding)) {
+        std::string miss = id + ": expected " + (expected_block ? "block/" + expected_finding : "allow") + ", got " +
+                           rules::ActionName(r.outcome.action) + (got_finding.empty() ? "" : "/" + got_finding);
+        for (const rules::Claim& c : r.verdict.claims) {
+          if (c.finding == rules::Finding::kSupported) continue;
+          miss += "\n    \"" + r.verdict.message.sentences[static_cast<std::size_t>(c.sentence)].text.substr(0, 160) +
+                  "\" (" + rules->rule(c.rule).id + ")";
+          break;
+        }
+        misses.push_back(miss);
+      }
+    }
+    std::printf("cases: %d, decisions agree: %d, findings agree on blocked cases: %d/%d, errors: %d\n\n", cases,
+                decisions_agree, findings_agree, blocked_cases, errors);
+    std::printf("%-6s %9s %9s %5s %5s %5s %5s\n", "lang", "precision", "recall", "tp", "fp", "fn", "tn");
+    for (const auto& [lang, c] : by_lang) {
+      std::printf("%-6s %9.3f %9.3f %5d %5d %5d %5d\n", lang.c_str(), c.precision(), c.recall(), c.tp, c.fp, c.fn, c.tn);
+    }
+    std::printf("\n%-12s %6s %8s %8s\n", "finding", "cases", "blocked", "agreed");
+    for (const auto& [finding, c] : by_finding) {
+      std::printf("%-12s %6d %8d %8d\n", finding.c_str(), c.cases, c.blocked, c.agreed);
+    }
+    if (!misses.empty()) {
+      std::printf("\nmisses:\n");
+      for (const std::string& m : misses) std::printf("  %s\n", m.c_str());
+    }
+    // The plain closing line CI readers look for.
+    std::printf("\n%d passed, %d failed\n", decisions_agree, cases - decisions_agree + errors);
+    common.exit_code = (*strict && (decisions_agree != cases || errors > 0)) ? 1 : 0;
+  });
+}
+
+}  // namespace causegate::cli

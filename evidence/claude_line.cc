@@ -1,0 +1,377 @@
+// What one transcript line is, for turn assembly. The hard part is the real
+// user prompt: Claude Code writes many `type:"user"` lines that no person
+// typed (tool results, meta and compaction lines, interrupt markers, local
+// command echoes, stop-hook feedback, background-task wake-ups), and a turn
+// starts only at a typed prompt (research notes section 2.8; the choices
+// made where the notes leave it open are listed in evidence/TRANSCRIPT.md).
+//
+// nlohmann::json is confined to this file: every call that can throw is
+// inside a try block, parsing runs with exceptions off after a byte scan
+// has bounded the nesting depth, and lines that name neither a user nor an
+// assistant are dropped before they are parsed at all.
+// Tests: tests/unit/evidence/claude_line_test.cc, transcript_test.cc.
+#include "evidence/claude_line.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <exception>
+#include <utility>
+
+#include "evidence/limits.h"
+
+namespace causegate::evidence {
+namespace {
+
+using nlohmann::json;
+
+bool ParseBounded(std::string_view text, json* out) {
+  if (!JsonDepthWithin(text, limits::kMaxJsonDepth)) return false;
+  try {
+    *out = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  } catch (const std::exception&) {
+    return false;
+  }
+  return !out->is_discarded();
+}
+
+const json* Find(const json& object, const char* key) {
+  if (!object.is_object()) return nullptr;
+  const auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+bool IsTrue(const json& object, const char* key) {
+  const json* v = Find(object, key);
+  return v != nullptr && v->is_boolean() && v->get<bool>();
+}
+
+std::string_view StringOf(const json* v) {
+  if (v == nullptr || !v->is_string()) return {};
+  return v->get_ref<const std::string&>();
+}
+
+std::string_view TypeOf(const json& block) { return StringOf(Find(block, "type")); }
+
+bool StartsWith(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+std::string_view TrimLeft(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' ||
+                             text[i] == '\r')) {
+    ++i;
+  }
+  return text.substr(i);
+}
+
+std::string_view TrimRight(std::string_view text) {
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' ||
+                           text.back() == '\r')) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+bool IsBlank(std::string_view text) { return TrimLeft(text).empty(); }
+
+std::string Dump(const json& value) {
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// tool_result content: a string, or blocks whose text parts are joined.
+std::string ResultText(const json* content) {
+  if (content == nullptr) return {};
+  if (content->is_string()) return content->get<std::string>();
+  std::string out;
+  if (!content->is_array()) return out;
+  bool first = true;
+  for (const json& block : *content) {
+    if (TypeOf(block) != "text") continue;
+    if (!first) out.push_back('\n');
+    out.append(StringOf(Find(block, "text")));
+    first = false;
+    if (out.size() > limits::kMaxToolOutputBytes) break;
+  }
+  return out;
+}
+
+// Lines a person did not type, recognised by how their text starts.
+constexpr std::array<std::string_view, 9> kNotTypedPrefixes = {
+    "[Request interrupted by user",  // interrupt markers
+    "<local-command-caveat>",        // local slash command bookkeeping
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<bash-input>",                  // `!` shell mode: the user ran it, no agent turn
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "<task-notification>",           // a background task woke the agent up
+    "<system-reminder>",             // injected context
+};
+
+constexpr std::string_view kStopFeedback = "Stop hook feedback:";
+
+// The reason in "Stop hook feedback:\n[command]: reason". Claude Code tags
+// each blocking hook's reason with its command; the tag is dropped so that
+// the reason can be compared with the one the gate would send now.
+std::string FeedbackReason(std::string_view text) {
+  text.remove_prefix(kStopFeedback.size());
+  if (StartsWith(text, "\r\n")) {
+    text.remove_prefix(2);
+  } else if (StartsWith(text, "\n") || StartsWith(text, " ")) {
+    text.remove_prefix(1);
+  }
+  if (StartsWith(text, "[")) {
+    const std::size_t close = text.find("]: ");
+    const std::size_t eol = text.find('\n');
+    if (close != std::string_view::npos && (eol == std::string_view::npos || close < eol)) {
+      text.remove_prefix(close + 3);
+    }
+  }
+  return std::string(TrimRight(text));
+}
+
+void ParseUser(const json& root, LineRecord* rec) {
+  const json* message = Find(root, "message");
+  const json* content = message != nullptr ? Find(*message, "content") : nullptr;
+  if (content == nullptr) return;
+
+  std::string text;
+  bool other_blocks = false;  // images or documents pasted with the prompt
+  if (content->is_string()) {
+    text = content->get<std::string>();
+  } else if (content->is_array()) {
+    bool first = true;
+    for (const json& block : *content) {
+      const std::string_view type = TypeOf(block);
+      if (type == "tool_result") {
+        ToolResult result;
+        result.tool_use_id = std::string(StringOf(Find(block, "tool_use_id")));
+        std::string output = ResultText(Find(block, "content"));
+        if (output.size() > limits::kMaxToolOutputBytes) {
+          output.resize(Utf8Prefix(output, limits::kMaxToolOutputBytes).size());
+        }
+        result.output = std::move(output);
+        result.is_error = IsTrue(block, "is_error");
+        rec->results.push_back(std::move(result));
+      } else if (type == "text") {
+        const std::string_view part = StringOf(Find(block, "text"));
+        // Context Claude Code attaches to a prompt is not the prompt.
+        if (StartsWith(TrimLeft(part), "<system-reminder>")) continue;
+        if (!first) text.push_back('\n');
+        text.append(part);
+        first = false;
+      } else if (!type.empty()) {
+        other_blocks = true;
+      }
+    }
+  } else {
+    return;
+  }
+  if (!rec->results.empty()) {
+    rec->kind = LineRecord::Kind::kToolResults;
+    return;
+  }
+  if (Find(root, "toolUseResult") != nullptr) return;
+
+  const std::string_view head = TrimLeft(text);
+  if (StartsWith(head, kStopFeedback)) {
+    rec->kind = LineRecord::Kind::kStopFeedback;
+    rec->text = FeedbackReason(head);
+    return;
+  }
+  if (IsTrue(root, "isMeta") || IsTrue(root, "isCompactSummary") ||
+      IsTrue(root, "isVisibleInTranscriptOnly")) {
+    return;
+  }
+  for (const std::string_view prefix : kNotTypedPrefixes) {
+    if (StartsWith(head, prefix)) return;
+  }
+  if (IsBlank(text) && !other_blocks) return;
+  rec->kind = LineRecord::Kind::kPrompt;
+  rec->text = std::move(text);
+}
+
+// The argument people read a call by, and that classifies it.
+std::string MainArgument(std::string_view name, const json& input) {
+  const char* key = nullptr;
+  if (name == "Bash") {
+    key = "command";
+  } else if (name == "Read" || name == "Write" || name == "Edit" || name == "MultiEdit") {
+    key = "file_path";
+  } else if (name == "NotebookEdit" || name == "NotebookRead") {
+    key = "notebook_path";
+  } else if (name == "Grep" || name == "Glob") {
+    key = "pattern";
+  } else if (name == "WebFetch") {
+    key = "url";
+  } else if (name == "WebSearch") {
+    key = "query";
+  }
+  if (key == nullptr) return {};
+  return std::string(StringOf(Find(input, key)));
+}
+
+void ParseAssistant(const json& root, LineRecord* rec) {
+  const json* message = Find(root, "message");
+  if (message == nullptr) return;
+  rec->message_id = std::string(StringOf(Find(*message, "id")));
+  const json* content = Find(*message, "content");
+  if (content == nullptr) return;
+  if (content->is_string()) {
+    if (!IsBlank(content->get_ref<const std::string&>())) {
+      AssistantBlock block;
+      block.text = content->get<std::string>();
+      rec->blocks.push_back(std::move(block));
+    }
+  } else if (content->is_array()) {
+    for (const json& item : *content) {
+      const std::string_view type = TypeOf(item);
+      if (type == "text") {
+        const std::string_view text = StringOf(Find(item, "text"));
+        if (IsBlank(text)) continue;  // "\n\n" blocks Claude Code writes before thinking
+        AssistantBlock block;
+        block.text = std::string(text);
+        rec->blocks.push_back(std::move(block));
+      } else if (type == "tool_use") {
+        AssistantBlock block;
+        block.kind = AssistantBlock::Kind::kToolUse;
+        block.call.id = std::string(StringOf(Find(item, "id")));
+        block.call.name = std::string(StringOf(Find(item, "name")));
+        const json* input = Find(item, "input");
+        if (input != nullptr && !input->is_null()) {
+          block.call.input = Dump(*input);
+          block.call.command = MainArgument(block.call.name, *input);
+        } else {
+          block.call.input = "{}";
+        }
+        rec->blocks.push_back(std::move(block));
+      }
+      // thinking, redacted_thinking and anything new: not part of the turn
+    }
+  }
+  if (!rec->blocks.empty()) rec->kind = LineRecord::Kind::kAssistant;
+}
+
+// Cheap rejection of the many lines (progress, snapshots, queue and system
+// records) that cannot be a user or assistant line: both types must appear
+// as a quoted value. Only lines that look complete are rejected this way,
+// so that a cut-off last line is still seen as unreadable.
+bool MayBeMessage(std::string_view line) {
+  const std::string_view trimmed = TrimRight(line);
+  if (trimmed.empty() || trimmed.back() != '}') return true;
+  return line.find("\"user\"") != std::string_view::npos ||
+         line.find("\"assistant\"") != std::string_view::npos;
+}
+
+}  // namespace
+
+bool JsonDepthWithin(std::string_view text, int max_depth) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) return false;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return true;
+}
+
+std::string_view Utf8Prefix(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t cut = max_bytes;
+  // Step back over at most three continuation bytes to a character start.
+  for (int i = 0; i < 3 && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80;
+       ++i) {
+    --cut;
+  }
+  return text.substr(0, cut);
+}
+
+LineRecord ParseClaudeLine(std::string_view line, SessionKind kind) {
+  LineRecord rec;
+  if (!MayBeMessage(line)) return rec;
+  json root;
+  if (!ParseBounded(line, &root) || !root.is_object()) {
+    rec.kind = LineRecord::Kind::kUnreadable;
+    return rec;
+  }
+  try {
+    if (kind == SessionKind::kMain && IsTrue(root, "isSidechain")) return rec;
+    const std::string_view type = TypeOf(root);
+    if (type == "user") {
+      ParseUser(root, &rec);
+    } else if (type == "assistant") {
+      ParseAssistant(root, &rec);
+    }
+  } catch (const std::exception&) {
+    // Only allocation can throw here; treat the line as unreadable.
+    rec = LineRecord();
+    rec.kind = LineRecord::Kind::kUnreadable;
+  }
+  return rec;
+}
+
+ToolInputText ExtractToolInputText(std::string_view name, std::string_view input_json) {
+  ToolInputText out;
+  json input;
+  if (!ParseBounded(input_json, &input)) {
+    out.all = std::string(input_json);
+    return out;
+  }
+  try {
+    // Every string value, walked with an explicit stack (the input came
+    // from outside; depth is bounded but recursion is still avoided).
+    std::vector<const json*> stack = {&input};
+    bool first = true;
+    while (!stack.empty()) {
+      const json* v = stack.back();
+      stack.pop_back();
+      if (v->is_string()) {
+        if (!first) out.all.push_back('\n');
+        out.all.append(v->get_ref<const std::string&>());
+        first = false;
+      } else if (v->is_structured()) {
+        // Reversed on the stack so that values come out in order.
+        std::vector<const json*> children;
+        for (const json& child : *v) children.push_back(&child);
+        for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(*it);
+      }
+    }
+    auto append_written = [&out](std::string_view text) {
+      if (text.empty()) return;
+      if (!out.written.empty()) out.written.push_back('\n');
+      out.written.append(text);
+    };
+    if (name == "Write") {
+      append_written(StringOf(Find(input, "content")));
+    } else if (name == "Edit") {
+      append_written(StringOf(Find(input, "new_string")));
+    } else if (name == "MultiEdit") {
+      const json* edits = Find(input, "edits");
+      if (edits != nullptr && edits->is_array()) {
+        for (const json& edit : *edits) append_written(StringOf(Find(edit, "new_string")));
+      }
+    } else if (name == "NotebookEdit") {
+      append_written(StringOf(Find(input, "new_source")));
+    }
+  } catch (const std::exception&) {
+    out.all = std::string(input_json);
+    out.written.clear();
+  }
+  return out;
+}
+
+}  // namespace causegate::evidence

@@ -1,0 +1,77 @@
+// One line of a Claude Code transcript, reduced to what a turn needs.
+// Internal to evidence/: transcript.cc reads lines, this file says what each
+// one is (a real prompt, stop-hook feedback, an assistant message part,
+// tool results, or nothing the gate uses). The classification of prompts
+// follows the research notes (hook-protocols.md section 2.8), summarised in
+// evidence/TRANSCRIPT.md.
+// Tests: tests/unit/evidence/transcript_test.cc (through the readers) and
+// tests/unit/evidence/claude_line_test.cc.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "evidence/transcript.h"
+#include "evidence/turn.h"
+
+namespace causegate::evidence {
+
+struct AssistantBlock {
+  enum class Kind { kText, kToolUse };
+  Kind kind = Kind::kText;
+  std::string text;  // kText: the text (white-space-only blocks are dropped)
+  ToolCall call;     // kToolUse: id, name, input, command
+};
+
+struct ToolResult {
+  std::string tool_use_id;
+  std::string output;  // text blocks joined by '\n', cut at kMaxToolOutputBytes
+  bool is_error = false;
+};
+
+struct LineRecord {
+  enum class Kind {
+    kIgnored,       // JSON the turn does not use: other types, meta lines, ...
+    kUnreadable,    // not JSON, nested too deep, too long, not an object
+    kPrompt,        // a real user prompt; text holds it
+    kStopFeedback,  // "Stop hook feedback:" line; text holds the reason
+    kAssistant,     // part of an assistant message: message_id, blocks
+    kToolResults,   // a user line carrying tool results
+  };
+  Kind kind = Kind::kIgnored;
+  std::int64_t line = 0;    // set by the caller
+  std::string text;
+  std::string message_id;   // "" when the line has none
+  std::vector<AssistantBlock> blocks;
+  std::vector<ToolResult> results;
+};
+
+// Classifies one JSONL line (without its '\n'). Never throws; anything it
+// cannot read is kUnreadable. kMain drops sidechain (subagent) lines as
+// kIgnored; kSubagent keeps them.
+LineRecord ParseClaudeLine(std::string_view line, SessionKind kind);
+
+// True when no JSON array/object nesting in text (strings skipped) goes
+// deeper than max_depth. A cheap byte scan run before parsing, because
+// nlohmann::json has no depth limit of its own and recurses.
+bool JsonDepthWithin(std::string_view text, int max_depth);
+
+// The longest prefix of text of at most max_bytes that does not end inside
+// a UTF-8 sequence.
+std::string_view Utf8Prefix(std::string_view text, std::size_t max_bytes);
+
+// The text of a tool call's input, for the evidence index.
+struct ToolInputText {
+  std::string all;      // every string value of the input, joined by '\n'
+  std::string written;  // what the call writes into a file: Write content,
+                        // Edit new_string, MultiEdit edits, NotebookEdit
+                        // new_source ("" for other tools)
+};
+// input_json is ToolCall::input. Unparseable input yields its raw text in
+// `all`. Never throws.
+ToolInputText ExtractToolInputText(std::string_view name, std::string_view input_json);
+
+}  // namespace causegate::evidence

@@ -1,0 +1,237 @@
+// The citation look-up (judgement.md section 3). Every tool call is folded
+// once (text_fold.h) into its output, its input (all string values of the
+// input object) and, for shell commands, the text the command prints back
+// (shell_command.h); Locate then does plain substring searches on folded
+// text.
+//
+// Order of the search: real output of the judged turn, then real output of
+// earlier turns, loaded from History one at a time and only while the
+// fragment has not been found. A hit is real unless it is self-made:
+//   (a) the call prints back text it carries and the fragment lies in that
+//       very text (`echo "..."`, a heredoc, a here-string, `python -c`).
+//       A search's pattern is not such text, so `grep "out of memory"
+//       train.log` is evidence for the log lines it prints even when the
+//       quote is the pattern; but `grep x log; echo "made up"` does not
+//       make "made up" evidence. The Grep tool never carries such text; or
+//   (b) the agent wrote the fragment into a file before the call (Write,
+//       Edit, MultiEdit, NotebookEdit, or echo / heredoc redirected into a
+//       file). "Before" is among the calls loaded so far: a file written in
+//       a turn older than every turn read is not known, which keeps a hit
+//       in the judged turn from costing a read of the whole session.
+// Only when no real hit exists anywhere is the fragment classified, in the
+// spec's order: self-made output, tool input, the user's prompts, nowhere.
+//
+// Offsets are mapped back from folded to raw text lazily, for the one hit
+// returned: folding is local to white-space separated words, so the raw
+// text is re-folded line by line and then word by word up to the hit.
+// Tests: tests/unit/evidence/evidence_index_test.cc.
+#include "evidence/evidence_index.h"
+
+#include "evidence/claude_line.h"
+#include "evidence/limits.h"
+#include "evidence/shell_command.h"
+#include "evidence/text_fold.h"
+
+namespace causegate::evidence {
+namespace {
+
+bool IsShellTool(std::string_view name) {
+  // Claude Code's Bash, and the shell tools of the other agents' adapters.
+  return name == "Bash" || name == "bash" || name == "shell" || name == "Shell" ||
+         name == "run_shell_command" || name == "exec_command" || name == "local_shell";
+}
+
+bool IsAsciiSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+bool IsPlainAscii(std::string_view word) {
+  for (const char c : word) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u == 0 || u >= 0x80) return false;
+  }
+  return true;
+}
+
+// Raw offset within one word (no ASCII white space) of the folded position
+// `target` of that word. ASCII folds byte for byte; otherwise the last
+// character boundary whose prefix folds to at most `target` bytes, found by
+// folding prefixes, which is quadratic and so only done for short words.
+std::size_t OffsetInWord(std::string_view word, std::size_t target) {
+  constexpr std::size_t kMaxRefinedWordBytes = 1024;
+  if (IsPlainAscii(word)) return target;
+  if (word.size() > kMaxRefinedWordBytes) return 0;
+  std::size_t best = 0;
+  for (std::size_t k = 1; k <= word.size(); ++k) {
+    if (k < word.size() && (static_cast<unsigned char>(word[k]) & 0xC0) == 0x80) continue;
+    if (FoldForMatch(word.substr(0, k)).size() > target) break;
+    best = k;
+  }
+  return best;
+}
+
+// Raw offset within one line of the folded position `target` of that line.
+std::size_t OffsetInLine(std::string_view line, std::size_t target) {
+  std::size_t folded_end = 0;
+  bool any = false;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && IsAsciiSpace(line[i])) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && !IsAsciiSpace(line[i])) ++i;
+    if (start == i) break;
+    const std::string_view word = line.substr(start, i - start);
+    const std::string folded = FoldForMatch(word);
+    if (folded.empty()) continue;
+    const std::size_t begin = folded_end + (any ? 1 : 0);
+    if (target < begin + folded.size()) {
+      if (target < begin) return start;  // the space before the word
+      return start + OffsetInWord(word, target - begin);
+    }
+    folded_end = begin + folded.size();
+    any = true;
+  }
+  return line.size();
+}
+
+// Raw offset in `raw` of the folded position `target` of FoldForMatch(raw).
+std::size_t RawOffset(std::string_view raw, std::size_t target) {
+  std::size_t folded_end = 0;
+  bool any = false;
+  std::size_t start = 0;
+  while (start <= raw.size()) {
+    const std::size_t eol = raw.find('\n', start);
+    const std::size_t end = eol == std::string_view::npos ? raw.size() : eol;
+    const std::string_view line = raw.substr(start, end - start);
+    const std::string folded = FoldForMatch(line);
+    if (!folded.empty()) {
+      const std::size_t begin = folded_end + (any ? 1 : 0);
+      if (target < begin + folded.size()) {
+        return start + OffsetInLine(line, target < begin ? 0 : target - begin);
+      }
+      folded_end = begin + folded.size();
+      any = true;
+    }
+    if (eol == std::string_view::npos) break;
+    start = eol + 1;
+  }
+  return raw.size();
+}
+
+bool Contains(const std::string& haystack, std::string_view needle) {
+  return !haystack.empty() && haystack.find(needle) != std::string::npos;
+}
+
+}  // namespace
+
+const char* SourceName(Source source) {
+  switch (source) {
+    case Source::kToolOutput:
+      return "tool-output";
+    case Source::kSelfMadeOutput:
+      return "self-made-output";
+    case Source::kToolInput:
+      return "tool-input";
+    case Source::kUserMessage:
+      return "user-message";
+    case Source::kNowhere:
+      return "nowhere";
+  }
+  return "nowhere";
+}
+
+EvidenceIndex::EvidenceIndex(const Turn& turn, History* history)
+    : turn_(turn), history_(history) {}
+
+void EvidenceIndex::Build() {
+  if (built_) return;
+  built_ = true;
+  user_texts_.push_back(FoldForMatch(turn_.prompt));
+  for (std::size_t i = 0; i < turn_.tool_calls.size(); ++i) Add(turn_.tool_calls[i], 0, i);
+}
+
+void EvidenceIndex::Add(const ToolCall& call, int turns_back, std::size_t index) {
+  Folded folded{&call, {}, {}, {}, false, turns_back, index};
+  const ToolInputText input = ExtractToolInputText(call.name, call.input);
+  folded.input = FoldForMatch(input.all);
+  std::string written = input.written;
+  if (IsShellTool(call.name)) {
+    const ShellCommandInfo shell = AnalyzeShellCommand(call.command);
+    folded.echoed = FoldForMatch(shell.echoed);
+    if (!shell.written.empty()) {
+      if (!written.empty()) written.push_back('\n');
+      written += shell.written;
+    }
+  }
+  folded.echoes_input = !folded.echoed.empty();
+  if (!written.empty()) written_.push_back(Written{turns_back, index, FoldForMatch(written)});
+  // Past the session-wide bound, later outputs are not kept (not searched).
+  if (evidence_bytes_ < limits::kMaxEvidenceBytes) {
+    folded.output = FoldForMatch(call.output);
+    evidence_bytes_ += folded.output.size();
+  }
+  calls_.push_back(std::move(folded));
+}
+
+bool EvidenceIndex::LoadOneOlder() {
+  if (history_done_) return false;
+  if (history_ == nullptr || evidence_bytes_ >= limits::kMaxEvidenceBytes) {
+    history_done_ = true;
+    return false;
+  }
+  PastTurn past;
+  if (!history_->LoadOlder(&past)) {
+    history_done_ = true;
+    return false;
+  }
+  past_.push_back(std::move(past));
+  const PastTurn& loaded = past_.back();
+  user_texts_.push_back(FoldForMatch(loaded.prompt));
+  for (std::size_t i = 0; i < loaded.tool_calls.size(); ++i) {
+    Add(loaded.tool_calls[i], loaded.turns_back, i);
+  }
+  return true;
+}
+
+bool EvidenceIndex::IsSelfMade(const Folded& folded, std::string_view needle) const {
+  if (folded.echoes_input && Contains(folded.echoed, needle)) return true;
+  for (const Written& w : written_) {
+    const bool before = w.turns_back > folded.turns_back ||
+                        (w.turns_back == folded.turns_back && w.index < folded.index);
+    if (before && Contains(w.text, needle)) return true;
+  }
+  return false;
+}
+
+Sighting EvidenceIndex::Locate(std::string_view fragment) {
+  Build();
+  const std::string needle = FoldForMatch(fragment);
+  if (needle.empty()) return Sighting{};
+
+  Sighting self_made;
+  std::size_t next = 0;
+  do {
+    for (; next < calls_.size(); ++next) {
+      const Folded& folded = calls_[next];
+      const std::size_t pos = folded.output.find(needle);
+      if (folded.output.empty() || pos == std::string::npos) continue;
+      const bool real = !IsSelfMade(folded, needle);
+      if (real || self_made.call == nullptr) {
+        self_made = Sighting{real ? Source::kToolOutput : Source::kSelfMadeOutput, folded.call,
+                             RawOffset(folded.call->output, pos)};
+      }
+      if (real) return self_made;
+    }
+  } while (LoadOneOlder());
+
+  if (self_made.call != nullptr) return self_made;
+  for (const Folded& folded : calls_) {
+    if (Contains(folded.input, needle)) return Sighting{Source::kToolInput, folded.call, 0};
+  }
+  for (const std::string& text : user_texts_) {
+    if (Contains(text, needle)) return Sighting{Source::kUserMessage, nullptr, 0};
+  }
+  return Sighting{};
+}
+
+}  // namespace causegate::evidence

@@ -1,0 +1,288 @@
+// Claude Code transcripts into turns. Lines are classified one at a time
+// (claude_line.cc); a turn is the records from one real prompt up to the
+// next, assembled in file order by TurnBuilder whichever way the file was
+// read:
+//
+// - ReadLastTurn reads backwards (line_reader.cc), keeping the records it
+//   passes, until it meets a real prompt; the records are then replayed in
+//   file order. The reader is handed to the History it returns, which goes
+//   on backwards one turn per LoadOlder call. Reading backwards, a line's
+//   number is known only once the reader has reached the start of the file
+//   (a small file, or a History read to its end); until then line fields
+//   are 0 rather than an expensive count of the whole file.
+// - ForEachTurn reads forwards and hands each turn out as soon as the next
+//   prompt starts, so memory follows the largest turn.
+//
+// The final message is the text of the last API message (message.id) that
+// has text; Claude Code writes one content block per line, so a message is
+// gathered across lines. Tool results are paired to calls by tool_use_id.
+// Tests: tests/unit/evidence/transcript_test.cc.
+#include "evidence/transcript.h"
+
+#include <spdlog/spdlog.h>
+
+#include <deque>
+#include <iterator>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "evidence/claude_line.h"
+#include "evidence/limits.h"
+#include "evidence/line_reader.h"
+
+namespace causegate::evidence {
+namespace {
+
+bool IsBlank(std::string_view text) {
+  for (const char c : text) {
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\n') return false;
+  }
+  return true;
+}
+
+// A message without an id (older or foreign writers) stands alone.
+void EnsureMessageId(LineRecord* rec, std::int64_t unique) {
+  if (rec->kind == LineRecord::Kind::kAssistant && rec->message_id.empty()) {
+    rec->message_id = "\x01line" + std::to_string(unique);
+  }
+}
+
+class TurnBuilder {
+ public:
+  explicit TurnBuilder(LineRecord prompt) {
+    turn_.prompt = std::move(prompt.text);
+    turn_.prompt_line = prompt.line;
+  }
+
+  void Add(LineRecord rec) {
+    switch (rec.kind) {
+      case LineRecord::Kind::kStopFeedback:
+        turn_.stop_feedback.push_back(std::move(rec.text));
+        break;
+      case LineRecord::Kind::kAssistant:
+        AddAssistant(&rec);
+        break;
+      case LineRecord::Kind::kToolResults:
+        for (ToolResult& result : rec.results) {
+          const auto it = by_id_.find(result.tool_use_id);
+          if (it == by_id_.end() || it->second->has_result) continue;
+          it->second->output = std::move(result.output);
+          it->second->is_error = result.is_error;
+          it->second->has_result = true;
+        }
+        break;
+      case LineRecord::Kind::kIgnored:
+      case LineRecord::Kind::kUnreadable:
+      case LineRecord::Kind::kPrompt:
+        break;
+    }
+  }
+
+  Turn Finish() && {
+    turn_.tool_calls.assign(std::make_move_iterator(calls_.begin()),
+                            std::make_move_iterator(calls_.end()));
+    for (Text& text : texts_) {
+      if (text.message != last_text_message_) {
+        turn_.narration.push_back(std::move(text.text));
+        continue;
+      }
+      if (turn_.final_message.empty()) {
+        turn_.final_line = text.line;
+      } else {
+        turn_.final_message += "\n\n";
+      }
+      turn_.final_message += text.text;
+    }
+    if (turn_.final_message.size() > limits::kMaxMessageBytes) {
+      turn_.final_message.resize(Utf8Prefix(turn_.final_message, limits::kMaxMessageBytes).size());
+    }
+    return std::move(turn_);
+  }
+
+ private:
+  struct Text {
+    std::size_t message;
+    std::string text;
+    std::int64_t line;
+  };
+
+  void AddAssistant(LineRecord* rec) {
+    for (AssistantBlock& block : rec->blocks) {
+      if (block.kind == AssistantBlock::Kind::kText) {
+        const auto [it, added] = message_index_.try_emplace(rec->message_id, message_index_.size());
+        texts_.push_back(Text{it->second, std::move(block.text), rec->line});
+        last_text_message_ = it->second;
+      } else {
+        block.call.line = rec->line;
+        AddCall(std::move(block.call));
+      }
+    }
+  }
+
+  void AddCall(ToolCall call) {
+    calls_.push_back(std::move(call));
+    ToolCall* added = &calls_.back();
+    if (!added->id.empty()) by_id_[added->id] = added;
+    if (calls_.size() > limits::kMaxToolCallsPerTurn) {
+      // Keep the latest calls: they are what the final message speaks of.
+      const auto it = by_id_.find(calls_.front().id);
+      if (it != by_id_.end() && it->second == &calls_.front()) by_id_.erase(it);
+      calls_.pop_front();
+    }
+  }
+
+  Turn turn_;
+  std::deque<ToolCall> calls_;  // deque: pointers in by_id_ stay valid
+  std::unordered_map<std::string, ToolCall*> by_id_;
+  std::vector<Text> texts_;
+  std::unordered_map<std::string, std::size_t> message_index_;
+  std::size_t last_text_message_ = static_cast<std::size_t>(-1);
+};
+
+// Walks a file backwards one turn at a time.
+class BackwardScanner {
+ public:
+  BackwardScanner(std::unique_ptr<ReverseLineReader> reader, SessionKind kind)
+      : reader_(std::move(reader)), kind_(kind) {}
+
+  // Collects the records back to the previous real prompt and builds the
+  // turn. Returns false at the start of the file (records before the
+  // session's first prompt are dropped) or on a read error (status()).
+  bool NextTurn(Turn* turn) {
+    std::vector<LineRecord> records;  // newest first
+    RawLine raw;
+    while (reader_->Prev(&raw)) {
+      if (!raw.too_long && IsBlank(raw.text)) continue;
+      LineRecord rec;
+      if (raw.too_long) {
+        rec.kind = LineRecord::Kind::kUnreadable;
+      } else {
+        rec = ParseClaudeLine(raw.text, kind_);
+      }
+      if (!seen_last_line_) {
+        seen_last_line_ = true;
+        last_line_unreadable_ = rec.kind == LineRecord::Kind::kUnreadable;
+      }
+      if (rec.kind == LineRecord::Kind::kIgnored || rec.kind == LineRecord::Kind::kUnreadable) {
+        continue;
+      }
+      rec.line = raw.number;
+      EnsureMessageId(&rec, raw.number);
+      if (rec.kind != LineRecord::Kind::kPrompt) {
+        records.push_back(std::move(rec));
+        continue;
+      }
+      const std::optional<std::int64_t> total = reader_->TotalLines();
+      auto number = [&total](std::int64_t from_end) -> std::int64_t {
+        return total ? *total - from_end + 1 : 0;
+      };
+      rec.line = number(rec.line);
+      TurnBuilder builder(std::move(rec));
+      for (auto it = records.rbegin(); it != records.rend(); ++it) {
+        it->line = number(it->line);
+        builder.Add(std::move(*it));
+      }
+      *turn = std::move(builder).Finish();
+      return true;
+    }
+    return false;
+  }
+
+  const Status& status() const { return reader_->status(); }
+  const std::string& path() const { return reader_->path(); }
+  bool last_line_unreadable() const { return last_line_unreadable_; }
+
+ private:
+  std::unique_ptr<ReverseLineReader> reader_;
+  SessionKind kind_;
+  bool seen_last_line_ = false;
+  bool last_line_unreadable_ = false;
+};
+
+class TranscriptHistory final : public History {
+ public:
+  explicit TranscriptHistory(BackwardScanner scanner) : scanner_(std::move(scanner)) {}
+
+  bool LoadOlder(PastTurn* out) override {
+    if (done_) return false;
+    Turn turn;
+    if (!scanner_.NextTurn(&turn)) {
+      done_ = true;
+      if (!scanner_.status().ok()) {
+        spdlog::warn("earlier turns not read: {}", scanner_.status().message());
+      }
+      return false;
+    }
+    ++turns_back_;
+    out->prompt = std::move(turn.prompt);
+    out->tool_calls = std::move(turn.tool_calls);
+    for (ToolCall& call : out->tool_calls) call.turns_back = turns_back_;
+    out->turns_back = turns_back_;
+    return true;
+  }
+
+ private:
+  BackwardScanner scanner_;
+  int turns_back_ = 0;
+  bool done_ = false;
+};
+
+}  // namespace
+
+Status ReadLastTurn(const std::string& path, SessionKind kind, LastTurn* out) {
+  std::unique_ptr<TranscriptFile> file;
+  if (Status s = TranscriptFile::Open(path, &file); !s.ok()) return s;
+  BackwardScanner scanner(std::make_unique<ReverseLineReader>(std::move(file)), kind);
+  Turn turn;
+  if (!scanner.NextTurn(&turn)) {
+    if (!scanner.status().ok()) return scanner.status();
+    return Status::Error(path + ": no user prompt found");
+  }
+  turn.truncated = scanner.last_line_unreadable();
+  out->turn = std::move(turn);
+  out->history = std::make_unique<TranscriptHistory>(std::move(scanner));
+  return Status::Ok();
+}
+
+Status ForEachTurn(const std::string& path, SessionKind kind,
+                   const std::function<bool(const Turn&, int index)>& visit) {
+  std::unique_ptr<TranscriptFile> file;
+  if (Status s = TranscriptFile::Open(path, &file); !s.ok()) return s;
+  ForwardLineReader reader(std::move(file));
+  std::optional<TurnBuilder> current;
+  int index = 0;
+  bool last_line_unreadable = false;
+  RawLine raw;
+  while (reader.Next(&raw)) {
+    if (!raw.too_long && IsBlank(raw.text)) continue;
+    LineRecord rec;
+    if (raw.too_long) {
+      rec.kind = LineRecord::Kind::kUnreadable;
+    } else {
+      rec = ParseClaudeLine(raw.text, kind);
+    }
+    last_line_unreadable = rec.kind == LineRecord::Kind::kUnreadable;
+    rec.line = raw.number;
+    EnsureMessageId(&rec, raw.number);
+    if (rec.kind == LineRecord::Kind::kPrompt) {
+      if (current) {
+        const Turn turn = std::move(*current).Finish();
+        current.reset();
+        if (!visit(turn, index++)) return Status::Ok();
+      }
+      current.emplace(std::move(rec));
+    } else if (current) {
+      current->Add(std::move(rec));
+    }
+  }
+  if (!reader.status().ok()) return reader.status();
+  if (!current) return Status::Error(path + ": no user prompt found");
+  Turn turn = std::move(*current).Finish();
+  turn.truncated = last_line_unreadable;
+  visit(turn, index);
+  return Status::Ok();
+}
+
+}  // namespace causegate::evidence

@@ -1,0 +1,48 @@
+// The one call behind every live front-end: hook input text in, the agent's
+// answer text out. Parse the input (gate/hook_input.h), read the turn from
+// the transcript (from its end), judge it (rules/verdict.h), apply the loop
+// policy (rules/loop_policy.h), render the agent's answer. `causegate hook`
+// prints GateResult::output; the daemon sends it as the HTTP body.
+//
+// Fails open: when the input cannot be parsed or the transcript cannot be
+// read, the result allows (output "") and fail_open_reason says why.
+// Thread-safe for concurrent calls sharing one RuleSet.
+// Tests: tests/unit/gate/gate_test.cc and tests/e2e.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "evidence/turn.h"
+#include "gate/hook_input.h"
+#include "rules/loop_policy.h"
+#include "rules/rule_set.h"
+#include "rules/verdict.h"
+
+namespace causegate::gate {
+
+struct GateOptions {
+  rules::LoopPolicy loop;
+};
+
+struct GateResult {
+  bool judged = false;           // false: failed open before a verdict
+  std::string fail_open_reason;  // set when !judged
+  HookRequest request;
+  evidence::Turn turn;
+  rules::Verdict verdict;
+  int prior_blocks = 0;          // blocks already sent in this turn
+  rules::Outcome outcome;
+  std::string output;            // the agent's answer ("" = silent allow)
+  double read_ms = 0;            // parsing input + reading the transcript
+  double judge_ms = 0;           // verdict + reason
+};
+
+GateResult RunGate(std::string_view input, Agent agent, const rules::RuleSet& rules,
+                   const GateOptions& options);
+
+// Blocks the gate already sent in this turn, from the transcript's feedback
+// lines and the agent's continuation flag.
+int PriorBlocks(const evidence::Turn& turn, bool continuing);
+
+}  // namespace causegate::gate

@@ -1,0 +1,24 @@
+// `causegate hook`: the agent runs it at every stop with the hook input on
+// stdin. It prints the agent's answer (one JSON object, or nothing) on
+// stdout and always exits 0: a gate that fails must not wedge the agent.
+// Everything for people goes to stderr. Contract: gate/HOOKS.md.
+// Tests: tests/e2e (hook_cases, hook_bad_input).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "gate/gate.h"
+
+namespace causegate::hook {
+
+struct HookCommandOptions {
+  gate::Agent agent = gate::Agent::kAuto;
+  std::string rules_dir;       // extra packs ("" = defaults only)
+  gate::GateOptions gate;
+};
+
+// Runs one hook call on stdin/stdout. Returns the process exit code (0).
+int RunHookCommand(const HookCommandOptions& options);
+
+}  // namespace causegate::hook

@@ -1,0 +1,28 @@
+#include "rules/claims.h"
+
+namespace causegate::rules {
+
+SentenceClass ClassifySentence(const RuleSet& rules, std::string_view masked) {
+  SentenceClass c;
+  c.hits = rules.Match(Target::kSentence, masked);
+  c.claim_rule = c.hits.First(RuleKind::kClaim);
+  c.hedge_rule = c.hits.First(RuleKind::kHedge);
+  c.failure_rule = c.hits.First(RuleKind::kFailureWord);
+  for (const RuleKind kind : {RuleKind::kQuestion, RuleKind::kConditional, RuleKind::kNegation,
+                              RuleKind::kUncertainty}) {
+    if (c.hits.Has(kind)) {
+      c.exemption_rule = c.hits.First(kind);
+      break;
+    }
+  }
+  if (c.exemption_rule < 0 && c.hits.Has(RuleKind::kRationale) && !c.names_failure()) {
+    c.exemption_rule = c.hits.First(RuleKind::kRationale);
+  }
+  return c;
+}
+
+int DiagnosticRule(const RuleSet& rules, std::string_view prompt) {
+  return rules.Match(Target::kPrompt, prompt).First(RuleKind::kDiagnosticPrompt);
+}
+
+}  // namespace causegate::rules

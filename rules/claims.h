@@ -1,0 +1,37 @@
+// Which sentences are claims (spec/judgement.md section 2). A sentence is a
+// claim when a claim rule matches it, no hedge and no exemption (question,
+// conditional, negation, uncertainty) matches, and either the turn is a
+// diagnosis (the prompt matches a diagnostic-prompt rule) or the sentence
+// itself names a failure. A rationale rule exempts only sentences that name
+// no failure: "I put X in Y because ..." is not a diagnosis, "the build
+// failed because I put X in Y" is.
+// Tests: tests/unit/rules/claims_test.cc.
+#pragma once
+
+#include <string_view>
+
+#include "rules/rule_set.h"
+
+namespace causegate::rules {
+
+struct SentenceClass {
+  Hits hits;
+  int claim_rule = -1;      // first claim rule that matched
+  int hedge_rule = -1;      // first hedge rule that matched
+  int exemption_rule = -1;  // first question/conditional/negation/uncertainty/rationale rule that applies
+  int failure_rule = -1;    // first failure-word rule
+
+  bool causal() const { return claim_rule >= 0; }
+  bool hedged() const { return hedge_rule >= 0; }
+  bool names_failure() const { return failure_rule >= 0; }
+  // Causal, not hedged, not exempt: assertive causal language.
+  bool assertive() const { return causal() && !hedged() && exemption_rule < 0; }
+};
+
+// Classifies one masked sentence (rules/message.h) in one RE2::Set pass.
+SentenceClass ClassifySentence(const RuleSet& rules, std::string_view masked);
+
+// The first diagnostic-prompt rule that matches the prompt, or -1.
+int DiagnosticRule(const RuleSet& rules, std::string_view prompt);
+
+}  // namespace causegate::rules

@@ -1,0 +1,157 @@
+// Writing the block reason. The reason is read by the agent, so it says
+// exactly which sentence failed and why in the agent's own terms, then
+// gives the protocol and the two ways out. The block number is part of the
+// text, so a second block never repeats the first word for word.
+#include "rules/reason.h"
+
+#include <algorithm>
+
+#include "evidence/text_fold.h"
+#include "rules/embedded.h"
+
+namespace causegate::rules {
+namespace {
+
+constexpr std::size_t kMaxSentenceChars = 240;
+constexpr std::size_t kMaxListedClaims = 8;
+
+struct Words {
+  const char* header_one;
+  const char* header_many;  // %d claims
+  const char* finding;
+  const char* rule;
+  const char* why_no_probe;
+  const char* why_no_citation;
+  const char* why_fabricated;      // quote follows
+  const char* why_self_made;       // quote follows
+  const char* why_user_only;       // quote follows
+  const char* more;                // %d more
+  const char* ways_out;
+  const char* attempt;             // %d of %d
+};
+
+const Words kEnglish = {
+    "causegate blocked this stop: 1 causal claim is not backed by tool output.",
+    "causegate blocked this stop: %d causal claims are not backed by tool output.",
+    "finding",
+    "rule",
+    "no tool ran in this turn: you named a cause before probing anything.",
+    "tools ran, but nothing they printed is quoted for this claim (naming a tool is not a citation).",
+    "this quote appears in no tool output of the session: ",
+    "this quote appears only in output that prints back your own text (echo, printf, a file you wrote): ",
+    "this quote is only in the user's own words, not in any tool output: ",
+    "... and %d more unsupported claims.",
+    "Two ways out: quote the tool output that proves the cause verbatim (inline code, a fenced block, or an Evidence: line), "
+    "or restate the cause as a hypothesis and keep probing.",
+    "This is block %d of at most %d for this turn.",
+};
+
+const Words kChinese = {
+    "causegate 拦下了这次停止：有 1 条因果断言没有工具输出佐证。",
+    "causegate 拦下了这次停止：有 %d 条因果断言没有工具输出佐证。",
+    "判定",
+    "规则",
+    "本轮没有运行任何工具：还没探查就断言了原因。",
+    "工具运行过，但这条断言没有引用它们的任何输出（只说出工具名不算引用）。",
+    "这段引用在本会话的任何工具输出里都找不到：",
+    "这段引用只出现在回显你自己文本的输出里（echo、printf、你自己写的文件）：",
+    "这段引用只出现在用户自己的话里，不在任何工具输出中：",
+    "……另有 %d 条没有佐证的断言。",
+    "两种做法任选其一：逐字引用能证明原因的工具输出（行内代码、代码块或“证据：”行），或者把原因改写为假设，继续探查。",
+    "这是本轮第 %d 次拦截，最多 %d 次。",
+};
+
+// Replaces the first "%d" with a and the second with b.
+std::string Format(const char* pattern, int a, int b = 0) {
+  std::string out(pattern);
+  for (const int value : {a, b}) {
+    const std::size_t at = out.find("%d");
+    if (at == std::string::npos) break;
+    out.replace(at, 2, std::to_string(value));
+  }
+  return out;
+}
+
+// The first fragment that decided a fabricated / user-only finding.
+const CitationCheck* Culprit(const Claim& claim) {
+  for (const CitationCheck& c : claim.citations) {
+    if (claim.finding == Finding::kUserOnly && c.source == evidence::Source::kUserMessage) return &c;
+    if (claim.finding == Finding::kFabricated &&
+        (c.source == evidence::Source::kNowhere || c.source == evidence::Source::kSelfMadeOutput)) {
+      return &c;
+    }
+  }
+  return nullptr;
+}
+
+std::string Explanation(const Claim& claim, const Verdict& verdict, const Words& w) {
+  switch (claim.finding) {
+    case Finding::kNoProbe: return w.why_no_probe;
+    case Finding::kNoCitation: return w.why_no_citation;
+    case Finding::kFabricated:
+    case Finding::kUserOnly: {
+      const CitationCheck* c = Culprit(claim);
+      if (!c) return "";
+      const std::string quote =
+          "\"" + Shorten(verdict.message.fragments[static_cast<std::size_t>(c->fragment)].text, 160) + "\"";
+      if (claim.finding == Finding::kUserOnly) return w.why_user_only + quote;
+      if (c->source == evidence::Source::kSelfMadeOutput) return w.why_self_made + quote;
+      return w.why_fabricated + quote;
+    }
+    case Finding::kSupported: return "";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string Shorten(const std::string& s, std::size_t max_chars) {
+  if (evidence::CountCodePoints(s) <= max_chars) return s;
+  std::size_t chars = 0;
+  std::size_t i = 0;
+  while (i < s.size() && chars + 1 < max_chars) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+    if (i + len > s.size()) break;
+    i += len;
+    ++chars;
+  }
+  return s.substr(0, i) + "…";
+}
+
+std::string ProtocolText(bool chinese) {
+  const EmbeddedFile* f = FindEmbedded(chinese ? "zh.md" : "en.md");
+  if (!f) return "";
+  std::string text(f->contents);
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+std::string RenderReason(const Verdict& verdict, const RuleSet& rules, const ReasonOptions& options) {
+  const bool chinese = verdict.chinese();
+  const Words& w = chinese ? kChinese : kEnglish;
+  const int unsupported = verdict.unsupported();
+  std::string out = unsupported == 1 ? std::string(w.header_one) : Format(w.header_many, unsupported);
+  out += "\n";
+  std::size_t listed = 0;
+  for (const Claim& claim : verdict.claims) {
+    if (claim.finding == Finding::kSupported) continue;
+    if (listed == kMaxListedClaims) {
+      out += "\n" + Format(w.more, unsupported - static_cast<int>(listed)) + "\n";
+      break;
+    }
+    ++listed;
+    const Sentence& s = verdict.message.sentences[static_cast<std::size_t>(claim.sentence)];
+    out += "\n- \"" + Shorten(s.text, kMaxSentenceChars) + "\"\n";
+    out += std::string("  ") + w.finding + ": " + FindingName(claim.finding) + " (" + w.rule + " " +
+           rules.rule(claim.rule).id + ")\n";
+    const std::string why = Explanation(claim, verdict, w);
+    if (!why.empty()) out += "  " + why + "\n";
+  }
+  out += "\n" + ProtocolText(chinese) + "\n\n" + w.ways_out + "\n" +
+         Format(w.attempt, options.block_number, options.max_blocks);
+  if (evidence::CountCodePoints(out) > kMaxReasonChars) out = Shorten(out, kMaxReasonChars);
+  return out;
+}
+
+}  // namespace causegate::rules

@@ -1,0 +1,90 @@
+// A compiled, immutable set of rules. Each rule is compiled once as its own
+// RE2 (for error reporting, `rules test` and match spans) and into one
+// RE2::Set per target text, so classifying a sentence is one pass over it
+// whatever the number of rules. Shared between threads as
+// shared_ptr<const RuleSet>; a reload swaps the pointer.
+// Tests: tests/unit/rules/rule_set_test.cc.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "evidence/status.h"
+#include "rules/pack.h"
+
+namespace re2 {
+class RE2;
+}  // namespace re2
+
+namespace causegate::rules {
+
+// What text a rule kind is matched against; one RE2::Set each.
+enum class Target {
+  kSentence,  // a prose sentence of the final message (masked)
+  kPrompt,    // the user's prompt, and tool output for symptoms
+  kLine,      // a line of the final message (evidence markers)
+  kCommand,   // a tool call: "Name: command"
+};
+inline constexpr int kTargetCount = 4;
+Target TargetOf(RuleKind kind);
+
+// Rules that matched one text, by kind: first matching rule in pack order.
+struct Hits {
+  std::vector<int> rules;  // every matching rule index, ascending
+  std::array<int, kRuleKindCount> first;  // -1 when no rule of the kind matched
+
+  Hits() { first.fill(-1); }
+  bool Has(RuleKind kind) const { return first[static_cast<std::size_t>(kind)] >= 0; }
+  int First(RuleKind kind) const { return first[static_cast<std::size_t>(kind)]; }
+};
+
+struct CompileOptions {
+  // RE2 memory budget per pattern; a pattern past it is refused at load.
+  int64_t max_mem_per_rule = 2 << 20;
+  // At most this many rules across all packs.
+  std::size_t max_rules = 20000;
+};
+
+class RuleSet {
+ public:
+  // Compiles every rule of packs. Errors name the rule:
+  // "file:line: rule \"id\": pattern: missing )". Duplicate ids across packs
+  // are errors too.
+  static Status Compile(std::vector<Pack> packs, const CompileOptions& options,
+                        std::shared_ptr<const RuleSet>* out);
+  static Status Compile(std::vector<Pack> packs, std::shared_ptr<const RuleSet>* out) {
+    return Compile(std::move(packs), CompileOptions(), out);
+  }
+
+  ~RuleSet();
+  RuleSet(const RuleSet&) = delete;
+  RuleSet& operator=(const RuleSet&) = delete;
+
+  // One RE2::Set pass. Thread-safe.
+  Hits Match(Target target, std::string_view text) const;
+
+  // True when rule i matches text; *begin/*end (optional) get the span.
+  bool MatchRule(int i, std::string_view text, std::size_t* begin = nullptr,
+                 std::size_t* end = nullptr) const;
+
+  const Rule& rule(int i) const { return rules_[static_cast<std::size_t>(i)]; }
+  const std::vector<Rule>& rules() const { return rules_; }
+  const std::vector<Pack>& packs() const { return packs_; }
+  // Index of the rule with this id, or -1.
+  int FindRule(std::string_view id) const;
+
+ private:
+  RuleSet();
+  struct Compiled;
+  std::vector<Pack> packs_;  // rules moved out; metadata only
+  std::vector<Rule> rules_;
+  std::unique_ptr<Compiled> compiled_;
+};
+
+// Loads and compiles: default packs plus dir (may be "").
+Status LoadRuleSet(const std::string& dir, std::shared_ptr<const RuleSet>* out);
+
+}  // namespace causegate::rules

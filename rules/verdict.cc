@@ -1,0 +1,131 @@
+// Judging a turn: parse the final message, classify each prose sentence,
+// and for every claim look up each long-enough fragment placed with it. One
+// fragment found in real tool output supports the claim; otherwise the
+// findings are tried in the spec's order. The evidence index reads earlier
+// turns only when a fragment is not in this turn's output, so a turn whose
+// citations are all local never touches the rest of the transcript.
+#include "rules/verdict.h"
+
+#include <algorithm>
+
+#include "evidence/limits.h"
+#include "evidence/text_fold.h"
+
+namespace causegate::rules {
+
+const char* FindingName(Finding finding) {
+  switch (finding) {
+    case Finding::kSupported: return "supported";
+    case Finding::kFabricated: return "fabricated";
+    case Finding::kUserOnly: return "user-only";
+    case Finding::kNoProbe: return "no-probe";
+    case Finding::kNoCitation: return "no-citation";
+  }
+  return "unknown";
+}
+
+int Verdict::unsupported() const {
+  int n = 0;
+  for (const Claim& c : claims) n += c.finding != Finding::kSupported;
+  return n;
+}
+
+bool Verdict::chinese() const {
+  for (const Claim& c : claims) {
+    if (c.finding != Finding::kSupported) return c.chinese;
+  }
+  return !claims.empty() && claims.front().chinese;
+}
+
+namespace {
+
+Finding FindingFor(const std::vector<CitationCheck>& checks, bool tools_ran) {
+  bool fabricated = false;
+  bool user_only = false;
+  for (const CitationCheck& c : checks) {
+    switch (c.source) {
+      case evidence::Source::kToolOutput: return Finding::kSupported;
+      case evidence::Source::kSelfMadeOutput:
+      case evidence::Source::kNowhere: fabricated = true; break;
+      case evidence::Source::kUserMessage: user_only = true; break;
+      case evidence::Source::kToolInput: break;  // a reference: neutral
+    }
+  }
+  if (fabricated) return Finding::kFabricated;
+  if (user_only) return Finding::kUserOnly;
+  return tools_ran ? Finding::kNoCitation : Finding::kNoProbe;
+}
+
+// The whole line(s) of output around a match, for people reading a verdict.
+std::string ExcerptAround(const std::string& output, std::size_t offset) {
+  constexpr std::size_t kMaxExcerpt = 400;
+  offset = std::min(offset, output.size());
+  std::size_t begin = output.rfind('\n', offset);
+  begin = begin == std::string::npos ? 0 : begin + 1;
+  std::size_t end = output.find('\n', offset);
+  if (end == std::string::npos) end = output.size();
+  if (end - begin > kMaxExcerpt) {
+    begin = offset > kMaxExcerpt / 2 ? std::max(begin, offset - kMaxExcerpt / 2) : begin;
+    end = std::min(end, begin + kMaxExcerpt);
+  }
+  return output.substr(begin, end - begin);
+}
+
+CitationCheck MakeCheck(int fragment, const evidence::Sighting& sighting) {
+  CitationCheck check;
+  check.fragment = fragment;
+  check.source = sighting.source;
+  if (const evidence::ToolCall* call = sighting.call) {
+    check.call_id = call->id;
+    check.tool = call->name;
+    check.command = call->command;
+    check.turns_back = call->turns_back;
+    check.line = call->line;
+    if (sighting.source != evidence::Source::kToolInput) check.excerpt = ExcerptAround(call->output, sighting.offset);
+  }
+  return check;
+}
+
+}  // namespace
+
+Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const RuleSet& rules) {
+  Verdict v;
+  std::string_view text = turn.final_message;
+  if (text.size() > limits::kMaxMessageBytes) {
+    text = text.substr(0, limits::kMaxMessageBytes);
+    v.message_truncated = true;
+  }
+  v.message = ParseMessage(text);
+  v.diagnostic_rule = DiagnosticRule(rules, turn.prompt);
+  v.tool_calls = static_cast<int>(turn.tool_calls.size());
+
+  evidence::EvidenceIndex index(turn, history);
+  v.sentences.reserve(v.message.sentences.size());
+  for (std::size_t i = 0; i < v.message.sentences.size(); ++i) {
+    const Sentence& sentence = v.message.sentences[i];
+    v.sentences.push_back(ClassifySentence(rules, sentence.masked));
+    const SentenceClass& c = v.sentences.back();
+    if (!c.assertive()) continue;
+    if (v.diagnostic_rule < 0 && !c.names_failure()) continue;
+
+    Claim claim;
+    claim.sentence = static_cast<int>(i);
+    claim.rule = c.claim_rule;
+    claim.chinese = evidence::LooksChinese(sentence.text);
+    for (const int f : v.message.FragmentsFor(sentence)) {
+      const Fragment& fragment = v.message.fragments[static_cast<std::size_t>(f)];
+      if (!fragment.long_enough) continue;
+      const evidence::Sighting sighting = index.Locate(fragment.text);
+      claim.citations.push_back(MakeCheck(f, sighting));
+      // One real citation is enough; later fragments need no look-up.
+      if (sighting.source == evidence::Source::kToolOutput) break;
+    }
+    claim.finding = FindingFor(claim.citations, !turn.tool_calls.empty());
+    v.claims.push_back(std::move(claim));
+  }
+  v.turns_read_back = index.turns_loaded();
+  v.decision = v.unsupported() > 0 ? Decision::kBlock : Decision::kAllow;
+  return v;
+}
+
+}  // namespace causegate::rules

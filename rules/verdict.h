@@ -1,0 +1,72 @@
+// The verdict on one turn (spec/judgement.md sections 3 and 4): every claim
+// in the final message, the citations placed with it and where each was
+// found in the session, the claim's finding, and the decision. This is the
+// single judging call that the hook, the daemon, `check` and `explain` share.
+// Tests: tests/unit/rules/verdict_test.cc.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "evidence/evidence_index.h"
+#include "evidence/turn.h"
+#include "rules/claims.h"
+#include "rules/message.h"
+#include "rules/rule_set.h"
+
+namespace causegate::rules {
+
+// In the spec's order of precedence: the first that holds is the finding.
+enum class Finding {
+  kSupported,   // a placed fragment was found in real tool output
+  kFabricated,  // a placed fragment is nowhere in the session, or only self-made
+  kUserOnly,    // a placed fragment is only in the user's words
+  kNoProbe,     // no tool ran in the turn
+  kNoCitation,  // tools ran; nothing they printed is quoted for this claim
+};
+
+const char* FindingName(Finding finding);
+
+struct CitationCheck {
+  int fragment = 0;                         // index into Message::fragments
+  evidence::Source source = evidence::Source::kNowhere;
+  // The tool call it was found in (output, self-made output or input).
+  std::string call_id;
+  std::string tool;
+  std::string command;
+  int turns_back = 0;
+  std::int64_t line = 0;
+  std::string excerpt;                      // the output line(s) around the match
+};
+
+struct Claim {
+  int sentence = 0;          // index into Message::sentences
+  int rule = -1;             // the claim rule that matched
+  Finding finding = Finding::kSupported;
+  std::vector<CitationCheck> citations;  // long-enough fragments placed with it
+  bool chinese = false;      // language of the sentence
+};
+
+enum class Decision { kAllow, kBlock };
+
+struct Verdict {
+  Message message;
+  std::vector<SentenceClass> sentences;  // parallel to message.sentences
+  int diagnostic_rule = -1;              // rule that made the turn a diagnosis
+  std::vector<Claim> claims;             // supported and unsupported, in order
+  Decision decision = Decision::kAllow;
+  bool message_truncated = false;        // judged on a prefix (limits.h)
+  int tool_calls = 0;                    // in the judged turn
+  int turns_read_back = 0;               // earlier turns loaded for citations
+
+  int unsupported() const;
+  // Language for the reason: that of the first unsupported claim.
+  bool chinese() const;
+};
+
+// Judges turn.final_message against the session. history may be null (no
+// earlier turns). The verdict owns all its data (no pointers into turn).
+Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const RuleSet& rules);
+
+}  // namespace causegate::rules

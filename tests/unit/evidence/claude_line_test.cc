@@ -1,0 +1,175 @@
+// ParseClaudeLine, JsonDepthWithin, Utf8Prefix and ExtractToolInputText:
+// the per-line rules under the transcript readers.
+#include "evidence/claude_line.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "evidence/limits.h"
+#include "unit/evidence/test_util.h"
+
+namespace causegate::evidence {
+namespace {
+
+using testing::json;
+
+const char* KindName(LineRecord::Kind kind) {
+  switch (kind) {
+    case LineRecord::Kind::kIgnored:
+      return "ignored";
+    case LineRecord::Kind::kUnreadable:
+      return "unreadable";
+    case LineRecord::Kind::kPrompt:
+      return "prompt";
+    case LineRecord::Kind::kStopFeedback:
+      return "stop-feedback";
+    case LineRecord::Kind::kAssistant:
+      return "assistant";
+    case LineRecord::Kind::kToolResults:
+      return "tool-results";
+  }
+  return "?";
+}
+
+TEST_CASE("ParseClaudeLine classifies lines", "[claude_line]") {
+  struct Case {
+    const char* name;
+    std::string line;
+    SessionKind session;
+    LineRecord::Kind kind;
+    std::string text;
+  };
+  using K = LineRecord::Kind;
+  const SessionKind kMain = SessionKind::kMain;
+  const SessionKind kSub = SessionKind::kSubagent;
+  const std::vector<Case> cases = {
+      {"prompt", testing::Prompt("why?"), kMain, K::kPrompt, "why?"},
+      {"sidechain prompt in main", testing::Prompt("task", true), kMain, K::kIgnored, ""},
+      {"sidechain prompt in subagent", testing::Prompt("task", true), kSub, K::kPrompt, "task"},
+      {"feedback with command tag", testing::Meta("Stop hook feedback:\n[causegate hook]: cite it\n"),
+       kMain, K::kStopFeedback, "cite it"},
+      {"feedback, plain", testing::Meta("Stop hook feedback:\ncite it"), kMain, K::kStopFeedback,
+       "cite it"},
+      {"feedback, bracket reason kept", testing::Meta("Stop hook feedback:\n[x] not a tag"), kMain,
+       K::kStopFeedback, "[x] not a tag"},
+      {"feedback, multi-line", testing::Meta("Stop hook feedback:\n[a.sh]: one\ntwo [b]: c"), kMain,
+       K::kStopFeedback, "one\ntwo [b]: c"},
+      {"assistant text", testing::Text("msg_1", "hello"), kMain, K::kAssistant, ""},
+      {"assistant blank text", testing::Text("msg_1", "\n\n"), kMain, K::kIgnored, ""},
+      {"assistant thinking", testing::Thinking("msg_1", "hmm"), kMain, K::kIgnored, ""},
+      {"tool result", testing::Result("toolu_1", "out"), kMain, K::kToolResults, ""},
+      {"progress", testing::Progress(), kMain, K::kIgnored, ""},
+      {"snapshot", testing::Snapshot(), kMain, K::kIgnored, ""},
+      {"not json", "{\"type\":\"user\",", kMain, K::kUnreadable, ""},
+      {"not an object", "[\"user\"]", kMain, K::kUnreadable, ""},
+      {"garbage", "\xff\xfe\x00", kMain, K::kUnreadable, ""},
+      {"invalid UTF-8 in a string", "{\"type\":\"user\",\"x\":\"\xff\"}", kMain, K::kUnreadable,
+       ""},
+      {"cut system line", "{\"type\":\"system\",\"subtype\":\"turn_dura", kMain, K::kUnreadable,
+       ""},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const LineRecord rec = ParseClaudeLine(c.line, c.session);
+    CHECK(std::string(KindName(rec.kind)) == KindName(c.kind));
+    CHECK(rec.text == c.text);
+  }
+}
+
+TEST_CASE("ParseClaudeLine reads assistant blocks and tool results", "[claude_line]") {
+  const LineRecord use = ParseClaudeLine(
+      testing::ToolUse("msg_9", "toolu_9", "Bash", {{"command", "ls -la"}, {"timeout", 5}}),
+      SessionKind::kMain);
+  REQUIRE(use.kind == LineRecord::Kind::kAssistant);
+  CHECK(use.message_id == "msg_9");
+  REQUIRE(use.blocks.size() == 1);
+  CHECK(use.blocks[0].kind == AssistantBlock::Kind::kToolUse);
+  CHECK(use.blocks[0].call.id == "toolu_9");
+  CHECK(use.blocks[0].call.command == "ls -la");
+  CHECK(use.blocks[0].call.input == R"({"command":"ls -la","timeout":5})");
+
+  const LineRecord results = ParseClaudeLine(
+      testing::UserBlocks({{{"type", "tool_result"}, {"tool_use_id", "a"}, {"content", "x"}},
+                           {{"type", "tool_result"},
+                            {"tool_use_id", "b"},
+                            {"is_error", true},
+                            {"content", {{{"type", "text"}, {"text", "e1"}},
+                                         {{"type", "text"}, {"text", "e2"}}}}}}),
+      SessionKind::kMain);
+  REQUIRE(results.kind == LineRecord::Kind::kToolResults);
+  REQUIRE(results.results.size() == 2);
+  CHECK(results.results[0].tool_use_id == "a");
+  CHECK(results.results[0].output == "x");
+  CHECK_FALSE(results.results[0].is_error);
+  CHECK(results.results[1].output == "e1\ne2");
+  CHECK(results.results[1].is_error);
+}
+
+TEST_CASE("JsonDepthWithin counts nesting outside strings", "[claude_line]") {
+  struct Case {
+    std::string text;
+    int max;
+    bool within;
+  };
+  const std::vector<Case> cases = {
+      {"{}", 1, true},
+      {"{\"a\":[1]}", 1, false},
+      {"{\"a\":[1]}", 2, true},
+      {"{\"a\":\"[[[[[[\"}", 1, true},
+      {"{\"a\":\"\\\"[[[[\"}", 1, true},
+      {"{\"a\":\"\\\\\",\"b\":[[1]]}", 2, false},
+      {std::string(128, '[') + std::string(128, ']'), limits::kMaxJsonDepth, true},
+      {std::string(129, '['), limits::kMaxJsonDepth, false},
+      {"", 0, true},
+  };
+  for (const Case& c : cases) {
+    INFO(c.text.substr(0, 40) << " max=" << c.max);
+    CHECK(JsonDepthWithin(c.text, c.max) == c.within);
+  }
+}
+
+TEST_CASE("Utf8Prefix never splits a character", "[claude_line]") {
+  const std::string text = "a\xc3\xa9\xe6\x98\xbe\xf0\xa0\x80\x80z";  // a é 显 U+20000 z
+  const std::vector<std::pair<std::size_t, std::size_t>> cases = {
+      {0, 0}, {1, 1}, {2, 1}, {3, 3}, {4, 3}, {5, 3}, {6, 6}, {7, 6}, {8, 6}, {9, 6}, {10, 10},
+      {11, 11}, {100, 11}};
+  for (const auto& [max, want] : cases) {
+    INFO("max=" << max);
+    CHECK(Utf8Prefix(text, max).size() == want);
+  }
+}
+
+TEST_CASE("ExtractToolInputText: all strings and written text", "[claude_line]") {
+  // Values come out in key order (nlohmann::json objects are sorted).
+  struct Case {
+    const char* name;
+    const char* tool;
+    std::string input;
+    std::string all;
+    std::string written;
+  };
+  const std::vector<Case> cases = {
+      {"bash", "Bash", R"({"command":"ls","description":"list"})", "ls\nlist", ""},
+      {"write", "Write", R"({"file_path":"/a","content":"hello"})", "hello\n/a", "hello"},
+      {"edit", "Edit", R"({"file_path":"/a","old_string":"x","new_string":"y"})", "/a\ny\nx", "y"},
+      {"multiedit", "MultiEdit",
+       R"({"file_path":"/a","edits":[{"old_string":"1","new_string":"2"},{"old_string":"3","new_string":"4"}]})",
+       "2\n1\n4\n3\n/a", "2\n4"},
+      {"notebook", "NotebookEdit", R"j({"notebook_path":"/n.ipynb","new_source":"print(1)"})j",
+       "print(1)\n/n.ipynb", "print(1)"},
+      {"numbers and nesting", "Other", R"({"a":1,"b":[true,{"c":"deep"}],"d":"last"})",
+       "deep\nlast", ""},
+      {"not json", "Bash", "{cut", "{cut", ""},
+      {"too deep", "Bash", std::string(200, '['), std::string(200, '['), ""},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const ToolInputText text = ExtractToolInputText(c.tool, c.input);
+    CHECK(text.all == c.all);
+    CHECK(text.written == c.written);
+  }
+}
+
+}  // namespace
+}  // namespace causegate::evidence
