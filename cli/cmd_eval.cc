@@ -49,8 +49,6 @@ bool ReadFile(const std::string& path, std::string* out) {
   return true;
 }
 
-}  // namespace
-
 void AddEvalCommand(CLI::App& app, Common& common) {
   auto* cmd = app.add_subcommand("eval", "Judge rendered labelled cases and report precision and recall");
   auto dir = std::make_shared<std::string>();
@@ -140,5 +138,9 @@ void AddEvalCommand(CLI::App& app, Common& common) {
     common.exit_code = (*strict && (decisions_agree != cases || errors > 0)) ? 1 : 0;
   });
 }
+
+const Registrar kRegister(50, AddEvalCommand);
+
+}  // namespace
 
 }  // namespace causegate::cli

@@ -96,8 +96,6 @@ void PrintText(const SelectedTurn& selected, const std::string& path, const rule
   }
 }
 
-}  // namespace
-
 void AddExplainCommand(CLI::App& app, Common& common) {
   auto* cmd = app.add_subcommand("explain", "Show how the gate judges one turn of a saved transcript");
   struct Args {
@@ -143,5 +141,9 @@ void AddExplainCommand(CLI::App& app, Common& common) {
     common.exit_code = outcome.action == rules::Action::kBlock ? 1 : 0;
   });
 }
+
+const Registrar kRegister(30, AddExplainCommand);
+
+}  // namespace
 
 }  // namespace causegate::cli

@@ -5,6 +5,8 @@
 
 namespace causegate::cli {
 
+namespace {
+
 void AddHookCommand(CLI::App& app, Common& common) {
   auto* cmd = app.add_subcommand("hook", "Judge one agent stop: hook input on stdin, the agent's answer on stdout");
   auto options = std::make_shared<hook::HookCommandOptions>();
@@ -22,5 +24,9 @@ void AddHookCommand(CLI::App& app, Common& common) {
     common.exit_code = hook::RunHookCommand(*options);
   });
 }
+
+const Registrar kRegister(10, AddHookCommand);
+
+}  // namespace
 
 }  // namespace causegate::cli

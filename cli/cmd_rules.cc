@@ -127,8 +127,6 @@ int List(const std::string& dir) {
   return 0;
 }
 
-}  // namespace
-
 void AddRulesCommand(CLI::App& app, Common& common) {
   auto* cmd = app.add_subcommand("rules", "Check rule packs: lint, test, list");
   cmd->require_subcommand(1);
@@ -142,5 +140,9 @@ void AddRulesCommand(CLI::App& app, Common& common) {
   auto* list = cmd->add_subcommand("list", "List loaded packs and rules (built-in plus --rules)");
   list->callback([&common] { common.exit_code = List(common.rules_dir); });
 }
+
+const Registrar kRegister(60, AddRulesCommand);
+
+}  // namespace
 
 }  // namespace causegate::cli

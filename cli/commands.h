@@ -1,8 +1,15 @@
-// Each subcommand registers itself on the CLI11 app from its own file;
-// main.cc only wires them together. Callbacks set *exit_code.
+// Subcommands register themselves from their own files (cli/cmd_*.cc), so
+// adding a command never touches main.cc:
+//
+//   namespace { const Registrar kRegister(20, [](CLI::App& app, Common& common) { ... }); }
+//
+// The order number fixes the order in --help. Callbacks set common.exit_code.
 #pragma once
 
 #include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
 
 namespace causegate::cli {
 
@@ -11,9 +18,14 @@ struct Common {
   int exit_code = 0;
 };
 
-void AddHookCommand(CLI::App& app, Common& common);
-void AddExplainCommand(CLI::App& app, Common& common);
-void AddEvalCommand(CLI::App& app, Common& common);
-void AddRulesCommand(CLI::App& app, Common& common);
+using AddCommand = std::function<void(CLI::App&, Common&)>;
+
+class Registrar {
+ public:
+  Registrar(int order, AddCommand add);
+};
+
+// Adds every registered command to app, in order.
+void AddAllCommands(CLI::App& app, Common& common);
 
 }  // namespace causegate::cli

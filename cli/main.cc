@@ -31,10 +31,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     causegate::cli::Common common;
     app.add_option("--rules", common.rules_dir, "Folder of extra rule packs (*.json)")->check(CLI::ExistingDirectory);
-    causegate::cli::AddHookCommand(app, common);
-    causegate::cli::AddExplainCommand(app, common);
-    causegate::cli::AddEvalCommand(app, common);
-    causegate::cli::AddRulesCommand(app, common);
+    causegate::cli::AddAllCommands(app, common);
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
