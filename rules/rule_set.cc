@@ -7,12 +7,22 @@
 #include <re2/re2.h>
 #include <re2/set.h>
 
+#include <algorithm>
+#include <mutex>
 #include <unordered_map>
 
 namespace causegate::rules {
 
 struct RuleSet::Compiled {
-  std::vector<std::unique_ptr<re2::RE2>> regexes;
+  // One RE2 per rule, compiled on first use: judging needs only the sets,
+  // and compiling every rule twice would double the start-up cost of a
+  // hook call. explain, `rules test` and match spans pay for theirs.
+  struct Lazy {
+    std::once_flag once;
+    std::unique_ptr<re2::RE2> re;
+  };
+  std::vector<std::unique_ptr<Lazy>> regexes;
+  re2::RE2::Options options;
   std::array<std::unique_ptr<re2::RE2::Set>, kTargetCount> sets;
   // Set index -> rule index, per target.
   std::array<std::vector<int>, kTargetCount> set_rules;
@@ -56,40 +66,45 @@ RuleSet::~RuleSet() = default;
 Status RuleSet::Compile(std::vector<Pack> packs, const CompileOptions& options,
                         std::shared_ptr<const RuleSet>* out) {
   std::shared_ptr<RuleSet> set(new RuleSet());
-  const re2::RE2::Options re_options = RuleOptions(options);
-  for (int t = 0; t < kTargetCount; ++t) {
-    set->compiled_->sets[static_cast<std::size_t>(t)] =
-        std::make_unique<re2::RE2::Set>(re_options, re2::RE2::UNANCHORED);
-  }
+  Compiled& c = *set->compiled_;
+  c.options = RuleOptions(options);
   for (Pack& pack : packs) {
     for (Rule& rule : pack.rules) {
       if (set->rules_.size() >= options.max_rules) {
         return Status::Error(pack.file + ": more than " + std::to_string(options.max_rules) + " rules in all packs");
       }
       const int index = static_cast<int>(set->rules_.size());
-      if (!set->compiled_->by_id.emplace(rule.id, index).second) {
+      if (!c.by_id.emplace(rule.id, index).second) {
         return Status::Error(Where(rule) + ": duplicate id (also in another pack)");
       }
-      auto re = std::make_unique<re2::RE2>(rule.pattern, re_options);
-      if (!re->ok()) return Status::Error(Where(rule) + ": pattern: " + re->error());
-      const auto target = static_cast<std::size_t>(TargetOf(rule.kind));
-      std::string error;
-      if (set->compiled_->sets[target]->Add(rule.pattern, &error) < 0) {
-        return Status::Error(Where(rule) + ": pattern: " + error);
-      }
-      set->compiled_->set_rules[target].push_back(index);
-      set->compiled_->regexes.push_back(std::move(re));
+      c.set_rules[static_cast<std::size_t>(TargetOf(rule.kind))].push_back(index);
+      c.regexes.push_back(std::make_unique<Compiled::Lazy>());
       set->rules_.push_back(std::move(rule));
     }
     pack.rules.clear();
   }
-  for (int t = 0; t < kTargetCount; ++t) {
-    auto& s = set->compiled_->sets[static_cast<std::size_t>(t)];
-    if (set->compiled_->set_rules[static_cast<std::size_t>(t)].empty()) {
-      s.reset();
-      continue;
+  for (std::size_t t = 0; t < c.sets.size(); ++t) {
+    const std::vector<int>& members = c.set_rules[t];
+    if (members.empty()) continue;
+    // The budget grows with the number of rules, so a big pack is not
+    // refused for its size alone; one rule still gets max_mem_per_rule.
+    re2::RE2::Options set_options = c.options;
+    set_options.set_max_mem(std::min<int64_t>(options.max_mem_per_rule * static_cast<int64_t>(members.size()),
+                                              int64_t{256} << 20));
+    c.sets[t] = std::make_unique<re2::RE2::Set>(set_options, re2::RE2::UNANCHORED);
+    for (const int r : members) {
+      const Rule& rule = set->rules_[static_cast<std::size_t>(r)];
+      std::string error;
+      // Add parses the pattern: syntax errors are caught here, per rule.
+      if (c.sets[t]->Add(rule.pattern, &error) < 0) return Status::Error(Where(rule) + ": pattern: " + error);
     }
-    if (!s->Compile()) {
+    if (!c.sets[t]->Compile()) {
+      // Name the rule that does not fit its own budget, if one does not.
+      for (const int r : members) {
+        const Rule& rule = set->rules_[static_cast<std::size_t>(r)];
+        re2::RE2 alone(rule.pattern, c.options);
+        if (!alone.ok()) return Status::Error(Where(rule) + ": pattern: " + alone.error());
+      }
       return Status::Error("rules: the combined patterns exceed RE2's memory budget; "
                            "split or simplify the largest patterns");
     }
@@ -117,7 +132,10 @@ Hits RuleSet::Match(Target target, std::string_view text) const {
 }
 
 bool RuleSet::MatchRule(int i, std::string_view text, std::size_t* begin, std::size_t* end) const {
-  const re2::RE2& re = *compiled_->regexes[static_cast<std::size_t>(i)];
+  Compiled::Lazy& lazy = *compiled_->regexes[static_cast<std::size_t>(i)];
+  std::call_once(lazy.once, [&] { lazy.re = std::make_unique<re2::RE2>(rules_[static_cast<std::size_t>(i)].pattern, compiled_->options); });
+  const re2::RE2& re = *lazy.re;
+  if (!re.ok()) return false;
   re2::StringPiece match;
   if (!re.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), re2::RE2::UNANCHORED, &match, 1)) {
     return false;

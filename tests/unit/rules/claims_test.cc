@@ -1,0 +1,81 @@
+#include "rules/claims.h"
+
+#include <catch2/catch.hpp>
+
+#include "test_rules.h"
+
+namespace causegate::rules {
+namespace {
+
+using testing::DefaultRules;
+
+enum class Expect { kAssertive, kHedged, kExempt, kNotCausal };
+
+TEST_CASE("Sentences: assertive, hedged, exempt, not causal (en and zh)") {
+  struct Case {
+    const char* text;
+    Expect expect;
+  };
+  const std::vector<Case> cases = {
+      {"The root cause is a full disk on the build host.", Expect::kAssertive},
+      {"The upload timed out because the proxy buffers the whole body.", Expect::kAssertive},
+      {"This is caused by a stale lock file.", Expect::kAssertive},
+      {"The culprit is the nightly cleanup job.", Expect::kAssertive},
+      {"Hypothesis: the stall is caused by the cleanup job deleting the lock.", Expect::kHedged},
+      {"It might be caused by the cleanup job.", Expect::kHedged},
+      {"The stall is probably caused by the cleanup job.", Expect::kHedged},
+      {"Is the stall caused by the cleanup job?", Expect::kExempt},
+      {"If the cause is the cleanup job, moving it will help.", Expect::kExempt},
+      {"The stall is not caused by the network.", Expect::kExempt},
+      {"I don't know yet what caused the stall.", Expect::kExempt},
+      {"The service restarted twice overnight.", Expect::kNotCausal},
+      {"根因是构建机的磁盘满了。", Expect::kAssertive},
+      {"上传超时是因为代理缓存了整个请求体。", Expect::kAssertive},
+      {"这是由过期的锁文件导致的。", Expect::kAssertive},
+      {"假设：卡住是清理任务删掉锁导致的。", Expect::kHedged},
+      {"可能是清理任务引起的。", Expect::kHedged},
+      {"是清理任务导致的吗？", Expect::kExempt},
+      {"如果是清理任务导致的，挪开它就好了。", Expect::kExempt},
+      {"不是网络问题导致的。", Expect::kExempt},
+      {"我目前还不知道是什么导致的。", Expect::kExempt},
+      {"服务昨晚重启了两次。", Expect::kNotCausal},
+  };
+  for (const Case& c : cases) {
+    INFO(c.text);
+    const SentenceClass sc = ClassifySentence(DefaultRules(), c.text);
+    switch (c.expect) {
+      case Expect::kAssertive: CHECK(sc.assertive()); break;
+      case Expect::kHedged: CHECK((sc.causal() && sc.hedged() && !sc.assertive())); break;
+      case Expect::kExempt: CHECK((sc.causal() && sc.exemption_rule >= 0 && !sc.assertive())); break;
+      case Expect::kNotCausal: CHECK_FALSE(sc.causal()); break;
+    }
+  }
+}
+
+TEST_CASE("Rationale exempts only sentences that name no failure") {
+  const SentenceClass own = ClassifySentence(DefaultRules(), "I put the parser in its own module because two commands share it.");
+  CHECK(own.causal());
+  CHECK_FALSE(own.assertive());
+  const SentenceClass failed =
+      ClassifySentence(DefaultRules(), "The build failed because I put the parser in the wrong module.");
+  CHECK(failed.assertive());
+  CHECK(failed.names_failure());
+}
+
+TEST_CASE("Diagnostic prompts") {
+  const std::vector<std::pair<const char*, bool>> cases = {
+      {"why did the nightly export fail?", true},
+      {"the API returns 502 under load, can you investigate?", true},
+      {"训练卡住了，帮我排查一下", true},
+      {"为什么接口变慢了？", true},
+      {"add a --verbose flag to the exporter", false},
+      {"给导出工具加一个参数", false},
+  };
+  for (const auto& [prompt, diagnostic] : cases) {
+    INFO(prompt);
+    CHECK((DiagnosticRule(DefaultRules(), prompt) >= 0) == diagnostic);
+  }
+}
+
+}  // namespace
+}  // namespace causegate::rules

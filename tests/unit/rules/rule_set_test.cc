@@ -1,0 +1,94 @@
+#include "rules/rule_set.h"
+
+#include <catch2/catch.hpp>
+
+namespace causegate::rules {
+namespace {
+
+Pack MakePack(std::vector<std::pair<std::string, std::string>> id_patterns, RuleKind kind = RuleKind::kClaim) {
+  Pack pack;
+  pack.name = "t";
+  pack.file = "t.json";
+  int line = 1;
+  for (auto& [id, pattern] : id_patterns) {
+    Rule r;
+    r.id = id;
+    r.kind = kind;
+    r.pattern = pattern;
+    r.file = "t.json";
+    r.line = ++line;
+    pack.rules.push_back(r);
+  }
+  return pack;
+}
+
+TEST_CASE("Compile reports a bad pattern with file, line and rule id") {
+  std::shared_ptr<const RuleSet> set;
+  const Status s = RuleSet::Compile({MakePack({{"t.ok", "fine"}, {"t.bad", "(unclosed"}})}, &set);
+  REQUIRE_FALSE(s.ok());
+  CHECK_THAT(s.message(), Catch::StartsWith("t.json:3: rule \"t.bad\": pattern: missing )"));
+}
+
+TEST_CASE("Compile refuses an id used by two packs") {
+  std::shared_ptr<const RuleSet> set;
+  Pack a = MakePack({{"t.same", "a"}});
+  Pack b = MakePack({{"t.same", "b"}});
+  const Status s = RuleSet::Compile({a, b}, &set);
+  REQUIRE_FALSE(s.ok());
+  CHECK_THAT(s.message(), Catch::Contains("duplicate id"));
+}
+
+TEST_CASE("Compile refuses a pattern over the memory budget and more rules than allowed") {
+  std::shared_ptr<const RuleSet> set;
+  CompileOptions tight;
+  tight.max_mem_per_rule = 64 << 10;
+  const Status big = RuleSet::Compile({MakePack({{"t.huge", "(?:\\p{L}{60}\\p{N}{60}){8}"}})}, tight, &set);
+  REQUIRE_FALSE(big.ok());
+  CHECK_THAT(big.message(), Catch::Contains("t.huge"));
+
+  CompileOptions few;
+  few.max_rules = 1;
+  const Status many = RuleSet::Compile({MakePack({{"t.a", "a"}, {"t.b", "b"}})}, few, &set);
+  REQUIRE_FALSE(many.ok());
+  CHECK_THAT(many.message(), Catch::Contains("more than 1 rules"));
+}
+
+TEST_CASE("Match groups hits by kind, first rule in pack order wins") {
+  Pack claims = MakePack({{"t.because", "\\bbecause\\b"}, {"t.due", "due to"}});
+  Pack hedges = MakePack({{"t.maybe", "\\bmaybe\\b"}}, RuleKind::kHedge);
+  Pack prompts = MakePack({{"t.why", "\\bwhy\\b"}}, RuleKind::kDiagnosticPrompt);
+  std::shared_ptr<const RuleSet> set;
+  REQUIRE(RuleSet::Compile({claims, hedges, prompts}, &set).ok());
+
+  const Hits hits = set->Match(Target::kSentence, "Maybe it FAILED because of the flag, due to a typo");
+  CHECK(hits.rules.size() == 3);
+  CHECK(set->rule(hits.First(RuleKind::kClaim)).id == "t.because");
+  CHECK(set->rule(hits.First(RuleKind::kHedge)).id == "t.maybe");
+  CHECK_FALSE(hits.Has(RuleKind::kDiagnosticPrompt));  // prompt rules run on prompts only
+
+  CHECK(set->Match(Target::kPrompt, "why?").Has(RuleKind::kDiagnosticPrompt));
+  CHECK(set->Match(Target::kSentence, "nothing here").rules.empty());
+  CHECK(set->FindRule("t.due") == 1);
+  CHECK(set->FindRule("t.nope") == -1);
+}
+
+TEST_CASE("MatchRule gives the span and matches UTF-8 case-insensitively") {
+  Pack p = MakePack({{"t.zh", "原因是"}, {"t.en", "root cause"}});
+  std::shared_ptr<const RuleSet> set;
+  REQUIRE(RuleSet::Compile({p}, &set).ok());
+  std::size_t begin = 0, end = 0;
+  const std::string zh = "失败的原因是磁盘满了";
+  REQUIRE(set->MatchRule(0, zh, &begin, &end));
+  CHECK(zh.substr(begin, end - begin) == "原因是");
+  CHECK(set->MatchRule(1, "The ROOT CAUSE is"));
+  CHECK_FALSE(set->MatchRule(1, "roots"));
+}
+
+TEST_CASE("The default rule set compiles") {
+  std::shared_ptr<const RuleSet> set;
+  REQUIRE(LoadRuleSet("", &set).ok());
+  CHECK(set->rules().size() > 20);
+}
+
+}  // namespace
+}  // namespace causegate::rules

@@ -1,0 +1,172 @@
+#include "rules/verdict.h"
+
+#include <catch2/catch.hpp>
+
+#include <deque>
+
+#include "test_rules.h"
+
+namespace causegate::rules {
+namespace {
+
+using evidence::ToolCall;
+using evidence::Turn;
+using testing::DefaultRules;
+
+ToolCall Call(std::string name, std::string command, std::string output, std::string input = "") {
+  ToolCall c;
+  c.id = "toolu_" + std::to_string(std::hash<std::string>()(command) % 100000);
+  c.name = std::move(name);
+  c.command = command;
+  c.input = input.empty() ? "{\"command\":\"" + command + "\"}" : input;
+  c.output = std::move(output);
+  c.has_result = true;
+  return c;
+}
+
+Turn DiagnosisTurn(std::string final, std::vector<ToolCall> calls) {
+  Turn t;
+  t.prompt = "the trainer died at 14:23, why did it crash?";
+  t.final_message = std::move(final);
+  t.tool_calls = std::move(calls);
+  return t;
+}
+
+const char* kDmesg = "[14:23:07] Out of memory: Killed process 48121 (python) total-vm:297716424kB";
+
+Finding OnlyFinding(const Verdict& v) {
+  REQUIRE(v.claims.size() == 1);
+  return v.claims[0].finding;
+}
+
+TEST_CASE("Findings follow the spec's order") {
+  struct Case {
+    const char* name;
+    std::string final;
+    std::vector<ToolCall> calls;
+    Finding expected;
+  };
+  const ToolCall dmesg = Call("Bash", "dmesg | tail", kDmesg);
+  const std::vector<Case> cases = {
+      {"quote in tool output", "Root cause: an OOM kill. Evidence: `Out of memory: Killed process 48121 (python)`",
+       {dmesg}, Finding::kSupported},
+      {"case and white space folded", "Root cause: an OOM kill, see \"OUT OF   MEMORY: killed process 48121\".", {dmesg},
+       Finding::kSupported},
+      {"quote altered by a digit", "Root cause: an OOM kill. Evidence: `Out of memory: Killed process 48112 (python)`",
+       {dmesg}, Finding::kFabricated},
+      {"quote only in the user's prompt", "The crash is caused by the warmup: \"the trainer died at 14:23\".", {dmesg},
+       Finding::kUserOnly},
+      {"no tool ran", "The root cause is an OOM kill.", {}, Finding::kNoProbe},
+      {"tools ran, nothing quoted", "dmesg confirms it: the root cause is host memory.", {dmesg}, Finding::kNoCitation},
+      {"quote under 8 characters", "Root cause: `OOM`.", {dmesg}, Finding::kNoCitation},
+      {"quote only in a command is a reference", "Root cause: OOM, I ran `dmesg | tail` to see it.", {dmesg},
+       Finding::kNoCitation},
+      {"quote only in echoed output", "Root cause: an OOM kill: `kernel says OOM killer fired`",
+       {dmesg, Call("Bash", "echo 'kernel says OOM killer fired'", "kernel says OOM killer fired")},
+       Finding::kFabricated},
+      {"a grep of the log is evidence", "The job crashed because the kernel OOM-killed it: `Out of memory: Killed process`",
+       {Call("Bash", "grep 'Out of memory: Killed process' /var/log/kern.log", kDmesg)}, Finding::kSupported},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const Turn turn = DiagnosisTurn(c.final, c.calls);
+    const Verdict v = JudgeTurn(turn, nullptr, DefaultRules());
+    CHECK(OnlyFinding(v) == c.expected);
+    CHECK((v.decision == Decision::kBlock) == (c.expected != Finding::kSupported));
+  }
+}
+
+TEST_CASE("No claim, no block: hedges, quoted logs, non-diagnostic rationale") {
+  const std::vector<std::pair<const char*, std::string>> cases = {
+      {"hypothesis", "Hypothesis: the run died from an OOM kill. Next probe: `dmesg | tail -100`."},
+      {"causal words only in a fenced log", "Here is the log:\n\n```\nCaused by: java.lang.OutOfMemoryError\n```\n\nI don't know yet why."},
+      {"block quote", "> Caused by: connection refused\n\nIs the database up?"},
+  };
+  for (const auto& [name, final] : cases) {
+    INFO(name);
+    const Verdict v = JudgeTurn(DiagnosisTurn(final, {}), nullptr, DefaultRules());
+    CHECK(v.claims.empty());
+    CHECK(v.decision == Decision::kAllow);
+  }
+  Turn feature;
+  feature.prompt = "add a --resume flag to the trainer";
+  feature.final_message = "I put the flag in cli.py because argument parsing lives there.";
+  CHECK(JudgeTurn(feature, nullptr, DefaultRules()).claims.empty());
+}
+
+TEST_CASE("One supported and one unsupported claim block, each with its own finding") {
+  const Turn turn = DiagnosisTurn(
+      "The crash was caused by an OOM kill: `Out of memory: Killed process 48121 (python)`.\n\n"
+      "The slowdown before it was due to swapping.",
+      {Call("Bash", "dmesg | tail", kDmesg)});
+  const Verdict v = JudgeTurn(turn, nullptr, DefaultRules());
+  REQUIRE(v.claims.size() == 2);
+  CHECK(v.claims[0].finding == Finding::kSupported);
+  CHECK(v.claims[1].finding == Finding::kNoCitation);
+  CHECK(v.decision == Decision::kBlock);
+  CHECK(v.unsupported() == 1);
+  const CitationCheck& c = v.claims[0].citations.at(0);
+  CHECK(c.tool == "Bash");
+  CHECK(c.command == "dmesg | tail");
+  CHECK_THAT(c.excerpt, Catch::Contains("Killed process 48121"));
+}
+
+class OneTurnBack : public evidence::History {
+ public:
+  bool LoadOlder(evidence::PastTurn* out) override {
+    if (done_) return false;
+    done_ = true;
+    out->prompt = "show me the kernel log";
+    out->tool_calls = {Call("Bash", "journalctl -k", kDmesg)};
+    out->tool_calls[0].turns_back = 1;
+    out->turns_back = 1;
+    return true;
+  }
+  bool done_ = false;
+};
+
+TEST_CASE("A citation from an earlier turn is looked up only when needed") {
+  OneTurnBack history;
+  const Turn turn = DiagnosisTurn("Root cause: `Out of memory: Killed process 48121 (python)`.", {});
+  const Verdict v = JudgeTurn(turn, &history, DefaultRules());
+  REQUIRE(v.claims.size() == 1);
+  CHECK(v.claims[0].finding == Finding::kSupported);
+  CHECK(v.claims[0].citations[0].turns_back == 1);
+  CHECK(v.turns_read_back == 1);
+
+  OneTurnBack unused;
+  const Verdict local = JudgeTurn(DiagnosisTurn("Root cause: `Out of memory: Killed process 48121`.",
+                                                {Call("Bash", "dmesg", kDmesg)}),
+                                  &unused, DefaultRules());
+  CHECK(local.turns_read_back == 0);
+  CHECK_FALSE(unused.done_);
+}
+
+TEST_CASE("Chinese claims: a 4-Han quote cites, a 2-Han quote does not") {
+  Turn turn;
+  turn.prompt = "下单接口为什么失败？";
+  turn.tool_calls = {Call("Bash", "tail app.log", "ERROR 写流水失败：磁盘空间不足")};
+  turn.final_message = "下单失败的原因是「磁盘空间不足」。";
+  Verdict v = JudgeTurn(turn, nullptr, DefaultRules());
+  REQUIRE(v.claims.size() == 1);
+  CHECK(v.claims[0].finding == Finding::kSupported);
+  CHECK(v.claims[0].chinese);
+
+  turn.final_message = "下单失败的原因是「磁盘」满了。";
+  v = JudgeTurn(turn, nullptr, DefaultRules());
+  REQUIRE(v.claims.size() == 1);
+  CHECK(v.claims[0].finding == Finding::kNoCitation);
+}
+
+TEST_CASE("A failure-naming causal sentence is a claim outside a diagnosis") {
+  Turn turn;
+  turn.prompt = "add a --dry-run flag";
+  turn.tool_calls = {Call("Bash", "pytest", "12 passed")};
+  turn.final_message = "Added the flag. The first test run failed because the fixture lacked the attribute.";
+  const Verdict v = JudgeTurn(turn, nullptr, DefaultRules());
+  REQUIRE(v.claims.size() == 1);
+  CHECK(v.claims[0].finding == Finding::kNoCitation);
+}
+
+}  // namespace
+}  // namespace causegate::rules
