@@ -19,20 +19,80 @@
 #include <utility>
 
 #include "evidence/limits.h"
+#include "evidence/utf8.h"
 
 namespace causegate::evidence {
 namespace {
 
 using nlohmann::json;
 
-bool ParseBounded(std::string_view text, json* out) {
-  if (!JsonDepthWithin(text, limits::kMaxJsonDepth)) return false;
+// text with every \uD800-\uDFFF escape that is not part of a surrogate
+// pair replaced by \uFFFD. JavaScript's JSON.stringify writes such escapes
+// for a string cut inside a pair; nlohmann::json refuses them.
+std::string ReplaceLoneSurrogates(std::string_view text) {
+  auto hex4 = [&text](std::size_t at, unsigned* value) {
+    if (at + 4 > text.size()) return false;
+    unsigned v = 0;
+    for (std::size_t k = at; k < at + 4; ++k) {
+      const char c = text[k];
+      const unsigned d = c >= '0' && c <= '9'   ? static_cast<unsigned>(c - '0')
+                         : c >= 'a' && c <= 'f' ? static_cast<unsigned>(c - 'a' + 10)
+                         : c >= 'A' && c <= 'F' ? static_cast<unsigned>(c - 'A' + 10)
+                                                : 16u;
+      if (d == 16u) return false;
+      v = v * 16 + d;
+    }
+    *value = v;
+    return true;
+  };
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] != '\\' || i + 1 >= text.size()) {
+      out.push_back(text[i++]);
+      continue;
+    }
+    unsigned v = 0;
+    if (text[i + 1] != 'u' || !hex4(i + 2, &v)) {
+      out.append(text.substr(i, 2));  // any other escape, kept whole
+      i += 2;
+      continue;
+    }
+    unsigned low = 0;
+    if (v >= 0xD800 && v <= 0xDBFF && i + 12 <= text.size() && text[i + 6] == '\\' &&
+        text[i + 7] == 'u' && hex4(i + 8, &low) && low >= 0xDC00 && low <= 0xDFFF) {
+      out.append(text.substr(i, 12));  // a proper pair
+      i += 12;
+    } else if (v >= 0xD800 && v <= 0xDFFF) {
+      out.append("\\ufffd");
+      i += 6;
+    } else {
+      out.append(text.substr(i, 6));
+      i += 6;
+    }
+  }
+  return out;
+}
+
+bool ParseOnce(std::string_view text, json* out) {
   try {
     *out = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   } catch (const std::exception&) {
     return false;
   }
   return !out->is_discarded();
+}
+
+bool ParseBounded(std::string_view text, json* out) {
+  if (!JsonDepthWithin(text, limits::kMaxJsonDepth)) return false;
+  if (ParseOnce(text, out)) return true;
+  // One bad byte or a cut surrogate pair in a tool output must not cost the
+  // whole line (and the evidence in it): repair those and try once more.
+  std::string repaired = ReplaceLoneSurrogates(text);
+  if (!IsValidUtf8(repaired)) repaired = ScrubUtf8(repaired);
+  if (repaired == text) return false;
+  return ParseOnce(repaired, out);
 }
 
 const json* Find(const json& object, const char* key) {
@@ -266,28 +326,6 @@ bool MayBeMessage(std::string_view line) {
 }
 
 }  // namespace
-
-bool JsonDepthWithin(std::string_view text, int max_depth) {
-  int depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > max_depth) return false;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return true;
-}
 
 std::string_view Utf8Prefix(std::string_view text, std::size_t max_bytes) {
   if (text.size() <= max_bytes) return text;

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "evidence/json_bounds.h"  // JsonDepthWithin, used before every parse
 #include "evidence/transcript.h"
 #include "evidence/turn.h"
 
@@ -50,14 +51,11 @@ struct LineRecord {
 };
 
 // Classifies one JSONL line (without its '\n'). Never throws; anything it
-// cannot read is kUnreadable. kMain drops sidechain (subagent) lines as
-// kIgnored; kSubagent keeps them.
+// cannot read is kUnreadable. A line that fails to parse only because of
+// ill-formed UTF-8 or a lone UTF-16 surrogate escape (a JavaScript string
+// cut inside a surrogate pair) is read with U+FFFD in their place. kMain
+// drops sidechain (subagent) lines as kIgnored; kSubagent keeps them.
 LineRecord ParseClaudeLine(std::string_view line, SessionKind kind);
-
-// True when no JSON array/object nesting in text (strings skipped) goes
-// deeper than max_depth. A cheap byte scan run before parsing, because
-// nlohmann::json has no depth limit of its own and recurses.
-bool JsonDepthWithin(std::string_view text, int max_depth);
 
 // The longest prefix of text of at most max_bytes that does not end inside
 // a UTF-8 sequence.

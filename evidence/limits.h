@@ -22,6 +22,15 @@ inline constexpr std::size_t kMaxToolOutputBytes = 8u << 20;
 inline constexpr std::size_t kMaxEvidenceBytes = 256u << 20;
 // Tool calls kept per turn.
 inline constexpr std::size_t kMaxToolCallsPerTurn = 10000;
+// A chat file that is read whole (Gemini CLI writes one JSON document).
+inline constexpr std::size_t kMaxChatFileBytes = 64u << 20;
+// Protocol tracking (rules/protocol_steps.h): the head and the tail of a
+// tool output read for symptoms, each at most this long.
+inline constexpr std::size_t kSymptomScanBytes = 64u << 10;
+// Tool output read for symptoms per judged turn, newest calls first.
+inline constexpr std::size_t kMaxSymptomScanBytesPerTurn = 8u << 20;
+// Earlier turns whose tool calls count when the prompt follows up on them.
+inline constexpr int kMaxStepTurnsBack = 3;
 // Block size for reading a transcript backwards from its end.
 inline constexpr std::size_t kReadBlockBytes = 64u << 10;
 

@@ -16,7 +16,12 @@
 // The final message is the text of the last API message (message.id) that
 // has text; Claude Code writes one content block per line, so a message is
 // gathered across lines. Tool results are paired to calls by tool_use_id.
-// Tests: tests/unit/evidence/transcript_test.cc.
+//
+// Lines are classified by the file's format (DetectTranscriptFormat): Claude
+// Code lines by claude_line.cc (ForEachTurn reads tool-result lines with
+// simdjson, claude_fast_line.cc), Codex CLI rollouts by codex_rollout.cc;
+// the turn assembly is the same for both.
+// Tests: tests/unit/evidence/transcript_test.cc, codex_rollout_test.cc.
 #include "evidence/transcript.h"
 
 #include <spdlog/spdlog.h>
@@ -28,7 +33,9 @@
 #include <utility>
 #include <vector>
 
+#include "evidence/claude_fast_line.h"
 #include "evidence/claude_line.h"
+#include "evidence/codex_rollout.h"
 #include "evidence/limits.h"
 #include "evidence/line_reader.h"
 
@@ -41,6 +48,19 @@ bool IsBlank(std::string_view text) {
   }
   return true;
 }
+
+// The classifier for a file's lines: its format decides (transcript_format.cc).
+struct LineParser {
+  TranscriptFormat format = TranscriptFormat::kClaudeCode;
+  SessionKind kind = SessionKind::kMain;
+  CodexPrompts prompts = CodexPrompts::kEvents;
+  bool whole_file = false;  // ForEachTurn: tool results through simdjson
+
+  LineRecord operator()(std::string_view text) const {
+    if (format == TranscriptFormat::kCodexRollout) return ParseCodexLine(text, prompts);
+    return whole_file ? ParseClaudeLineFast(text, kind) : ParseClaudeLine(text, kind);
+  }
+};
 
 // A message without an id (older or foreign writers) stands alone.
 void EnsureMessageId(LineRecord* rec, std::int64_t unique) {
@@ -144,8 +164,8 @@ class TurnBuilder {
 // Walks a file backwards one turn at a time.
 class BackwardScanner {
  public:
-  BackwardScanner(std::unique_ptr<ReverseLineReader> reader, SessionKind kind)
-      : reader_(std::move(reader)), kind_(kind) {}
+  BackwardScanner(std::unique_ptr<ReverseLineReader> reader, LineParser parse)
+      : reader_(std::move(reader)), parse_(parse) {}
 
   // Collects the records back to the previous real prompt and builds the
   // turn. Returns false at the start of the file (records before the
@@ -159,7 +179,7 @@ class BackwardScanner {
       if (raw.too_long) {
         rec.kind = LineRecord::Kind::kUnreadable;
       } else {
-        rec = ParseClaudeLine(raw.text, kind_);
+        rec = parse_(raw.text);
       }
       if (!seen_last_line_) {
         seen_last_line_ = true;
@@ -196,7 +216,7 @@ class BackwardScanner {
 
  private:
   std::unique_ptr<ReverseLineReader> reader_;
-  SessionKind kind_;
+  LineParser parse_;
   bool seen_last_line_ = false;
   bool last_line_unreadable_ = false;
 };
@@ -229,15 +249,15 @@ class TranscriptHistory final : public History {
   bool done_ = false;
 };
 
-}  // namespace
-
-Status ReadLastTurn(const std::string& path, SessionKind kind, LastTurn* out) {
+// *no_prompt: the file was read and holds no prompt.
+Status ReadLast(const std::string& path, const LineParser& parse, LastTurn* out, bool* no_prompt) {
   std::unique_ptr<TranscriptFile> file;
   if (Status s = TranscriptFile::Open(path, &file); !s.ok()) return s;
-  BackwardScanner scanner(std::make_unique<ReverseLineReader>(std::move(file)), kind);
+  BackwardScanner scanner(std::make_unique<ReverseLineReader>(std::move(file)), parse);
   Turn turn;
   if (!scanner.NextTurn(&turn)) {
     if (!scanner.status().ok()) return scanner.status();
+    *no_prompt = true;
     return Status::Error(path + ": no user prompt found");
   }
   turn.truncated = scanner.last_line_unreadable();
@@ -246,8 +266,8 @@ Status ReadLastTurn(const std::string& path, SessionKind kind, LastTurn* out) {
   return Status::Ok();
 }
 
-Status ForEachTurn(const std::string& path, SessionKind kind,
-                   const std::function<bool(const Turn&, int index)>& visit) {
+Status ForEach(const std::string& path, const LineParser& parse,
+               const std::function<bool(const Turn&, int index)>& visit, bool* no_prompt) {
   std::unique_ptr<TranscriptFile> file;
   if (Status s = TranscriptFile::Open(path, &file); !s.ok()) return s;
   ForwardLineReader reader(std::move(file));
@@ -261,7 +281,7 @@ Status ForEachTurn(const std::string& path, SessionKind kind,
     if (raw.too_long) {
       rec.kind = LineRecord::Kind::kUnreadable;
     } else {
-      rec = ParseClaudeLine(raw.text, kind);
+      rec = parse(raw.text);
     }
     last_line_unreadable = rec.kind == LineRecord::Kind::kUnreadable;
     rec.line = raw.number;
@@ -278,11 +298,47 @@ Status ForEachTurn(const std::string& path, SessionKind kind,
     }
   }
   if (!reader.status().ok()) return reader.status();
-  if (!current) return Status::Error(path + ": no user prompt found");
+  if (!current) {
+    *no_prompt = true;
+    return Status::Error(path + ": no user prompt found");
+  }
   Turn turn = std::move(*current).Finish();
   turn.truncated = last_line_unreadable;
   visit(turn, index);
   return Status::Ok();
+}
+
+}  // namespace
+
+Status ReadLastTurn(const std::string& path, SessionKind kind, LastTurn* out) {
+  LineParser parse;
+  if (Status s = DetectTranscriptFormat(path, &parse.format); !s.ok()) return s;
+  if (parse.format == TranscriptFormat::kUnknown) parse.format = TranscriptFormat::kClaudeCode;
+  parse.kind = kind;
+  bool no_prompt = false;
+  Status s = ReadLast(path, parse, out, &no_prompt);
+  if (no_prompt && parse.format == TranscriptFormat::kCodexRollout) {
+    // A rollout from before Codex recorded user_message events.
+    parse.prompts = CodexPrompts::kMessages;
+    s = ReadLast(path, parse, out, &no_prompt);
+  }
+  return s;
+}
+
+Status ForEachTurn(const std::string& path, SessionKind kind,
+                   const std::function<bool(const Turn&, int index)>& visit) {
+  LineParser parse;
+  if (Status s = DetectTranscriptFormat(path, &parse.format); !s.ok()) return s;
+  if (parse.format == TranscriptFormat::kUnknown) parse.format = TranscriptFormat::kClaudeCode;
+  parse.kind = kind;
+  parse.whole_file = true;
+  bool no_prompt = false;
+  Status s = ForEach(path, parse, visit, &no_prompt);
+  if (no_prompt && parse.format == TranscriptFormat::kCodexRollout) {
+    parse.prompts = CodexPrompts::kMessages;
+    s = ForEach(path, parse, visit, &no_prompt);
+  }
+  return s;
 }
 
 }  // namespace causegate::evidence

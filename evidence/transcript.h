@@ -1,6 +1,6 @@
 // Reading Claude Code session transcripts (JSONL; format and turn
 // delimitation in ../shared research notes, summarised in
-// evidence/TRANSCRIPT.md).
+// evidence/TRANSCRIPT.md), and Codex CLI rollouts (evidence/codex_rollout.h).
 //
 // ReadLastTurn reads the file from its end in blocks and stops at the last
 // real user prompt, so a hook call costs what the last turn costs, not what
@@ -41,5 +41,25 @@ Status ReadLastTurn(const std::string& path, SessionKind kind, LastTurn* out);
 // turn.tool_calls hold only that turn's calls. visit returns false to stop.
 Status ForEachTurn(const std::string& path, SessionKind kind,
                    const std::function<bool(const Turn&, int index)>& visit);
+
+// Which agent wrote a transcript. ReadLastTurn and ForEachTurn detect it
+// per file and read Codex CLI rollouts (evidence/codex_rollout.h) as well
+// as Claude Code sessions; Turn::final_line is set the same way for both.
+enum class TranscriptFormat {
+  kUnknown,       // nothing to tell by: an empty or blank file
+  kClaudeCode,    // ~/.claude/projects/.../<session>.jsonl
+  kCodexRollout,  // ~/.codex/sessions/.../rollout-*.jsonl
+};
+
+const char* TranscriptFormatName(TranscriptFormat format);  // "claude-code", "codex-rollout", "unknown"
+
+// Peeks at the first non-blank lines (at most kFormatPeekLines). The first
+// line that shows either format decides. Errors: the file cannot be read,
+// or lines were read and none is a line of either format ("path: unknown
+// transcript format: ..."). An empty or blank file is kUnknown without an
+// error; the readers then report that it holds no prompt.
+// Tests: tests/unit/evidence/codex_rollout_test.cc.
+inline constexpr int kFormatPeekLines = 16;
+Status DetectTranscriptFormat(const std::string& path, TranscriptFormat* format);
 
 }  // namespace causegate::evidence

@@ -27,14 +27,14 @@ std::string SharedDir() { return CAUSEGATE_SHARED_DIR; }
 
 // Renders all cases once per test run; "" when that is not possible.
 const std::string& RenderedCases() {
-  static testing::TempDir* dir = new testing::TempDir();  // lives to the end of the run
+  static testing::TempDir dir;  // removed at exit
   static const std::string out = [] {
     std::error_code ec;
     const std::string cases = SharedDir() + "/cases";
     const std::string tool = SharedDir() + "/tools/casegen.py";
     if (!fs::is_directory(cases, ec) || !fs::exists(tool, ec)) return std::string();
     if (std::system("python3 --version > /dev/null 2>&1") != 0) return std::string();
-    const std::string target = dir->File("cases");
+    const std::string target = dir.File("cases");
     const std::string cmd =
         "python3 '" + tool + "' --all '" + cases + "' '" + target + "' > /dev/null 2>&1";
     if (std::system(cmd.c_str()) != 0) return std::string();

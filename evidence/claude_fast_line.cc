@@ -1,0 +1,87 @@
+// The tool-result branch of ParseClaudeLine (claude_line.cc) over a
+// simdjson DOM. It answers only when the line is a user line of this
+// session whose content holds tool_result blocks; ParseClaudeLine returns
+// kToolResults for exactly those lines and reads no other field of them, so
+// the two agree. Anything else (prompts, assistant lines, lines simdjson
+// refuses because of a bad byte or a lone surrogate escape, which
+// ParseClaudeLine repairs) goes to ParseClaudeLine unchanged.
+// Tests: tests/unit/evidence/claude_fast_line_test.cc.
+#include "evidence/claude_fast_line.h"
+
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "evidence/limits.h"
+#include "evidence/simd_json.h"
+
+namespace causegate::evidence {
+namespace {
+
+using simd::Element;
+
+// tool_result content: a string, or blocks whose text parts are joined.
+std::string ResultText(Element block) {
+  Element content;
+  if (!simd::Field(block, "content", &content)) return {};
+  std::string_view text;
+  if (content.get_string().get(text) == simdjson::SUCCESS) return std::string(text);
+  simdjson::dom::array parts;
+  if (content.get_array().get(parts) != simdjson::SUCCESS) return {};
+  std::string out;
+  bool first = true;
+  for (const Element part : parts) {
+    if (simd::StringField(part, "type") != "text") continue;
+    if (!first) out.push_back('\n');
+    out.append(simd::StringField(part, "text"));
+    first = false;
+    if (out.size() > limits::kMaxToolOutputBytes) break;
+  }
+  return out;
+}
+
+// Fills rec->results; false when the line is not a tool-result line.
+bool ReadToolResults(std::string_view line, SessionKind kind, LineRecord* rec) {
+  Element root;
+  if (!simd::Parse(line, &root) || !root.is_object()) return false;
+  if (kind == SessionKind::kMain && simd::TrueField(root, "isSidechain")) {
+    rec->kind = LineRecord::Kind::kIgnored;
+    return true;
+  }
+  if (simd::StringField(root, "type") != "user") return false;
+  Element message;
+  Element content;
+  simdjson::dom::array blocks;
+  if (!simd::Field(root, "message", &message) || !simd::Field(message, "content", &content) ||
+      content.get_array().get(blocks) != simdjson::SUCCESS) {
+    return false;
+  }
+  for (const Element block : blocks) {
+    if (simd::StringField(block, "type") != "tool_result") continue;
+    ToolResult result;
+    result.tool_use_id = std::string(simd::StringField(block, "tool_use_id"));
+    result.output = ResultText(block);
+    if (result.output.size() > limits::kMaxToolOutputBytes) {
+      result.output.resize(Utf8Prefix(result.output, limits::kMaxToolOutputBytes).size());
+    }
+    result.is_error = simd::TrueField(block, "is_error");
+    rec->results.push_back(std::move(result));
+  }
+  if (rec->results.empty()) return false;
+  rec->kind = LineRecord::Kind::kToolResults;
+  return true;
+}
+
+}  // namespace
+
+LineRecord ParseClaudeLineFast(std::string_view line, SessionKind kind) {
+  LineRecord rec;
+  try {
+    if (ReadToolResults(line, kind, &rec)) return rec;
+  } catch (const std::exception&) {
+    // Allocation only; ParseClaudeLine decides what the line is.
+  }
+  return ParseClaudeLine(line, kind);
+}
+
+}  // namespace causegate::evidence

@@ -1,0 +1,313 @@
+// Gemini CLI chat files into turns. Gemini keeps a session as a list of
+// messages, each a user or a model ("gemini") message with its tool calls
+// and their results inside it, so unlike Claude Code there is nothing to
+// pair: a turn is a user message and the messages up to the next one.
+//
+// The file is read whole: the older format is one JSON document that
+// Gemini rewrites in place, and the newer JSONL form may repeat a message
+// id to update it, so neither can be read from the end with confidence.
+// Chat files stay far smaller than Claude Code sessions (no tool-result
+// spill), and the read is bounded by limits::kMaxChatFileBytes.
+// Tests: tests/unit/evidence/gemini_transcript_test.cc.
+#include "evidence/gemini_transcript.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "evidence/claude_line.h"
+#include "evidence/json_bounds.h"
+#include "evidence/limits.h"
+#include "evidence/line_reader.h"
+#include "evidence/utf8.h"
+
+namespace causegate::evidence {
+namespace {
+
+using nlohmann::json;
+
+const json* Find(const json& obj, const char* key) {
+  if (!obj.is_object()) return nullptr;
+  const auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
+}
+
+std::string StringAt(const json& obj, const char* key) {
+  const json* v = Find(obj, key);
+  return v != nullptr && v->is_string() ? v->get<std::string>() : std::string();
+}
+
+std::string Dump(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// content: a string, a part {text}, or a list of parts; thought parts are
+// the model's thinking and are not its message.
+std::string ContentText(const json* content) {
+  if (content == nullptr) return "";
+  if (content->is_string()) return content->get<std::string>();
+  std::string out;
+  auto add_part = [&out](const json& part) {
+    if (part.is_string()) {
+      out += part.get<std::string>();
+      return;
+    }
+    const json* thought = Find(part, "thought");
+    if (thought != nullptr && thought->is_boolean() && thought->get<bool>()) return;
+    out += StringAt(part, "text");
+  };
+  if (content->is_array()) {
+    for (const json& part : *content) add_part(part);
+  } else if (content->is_object()) {
+    add_part(*content);
+  }
+  return out;
+}
+
+bool IsBlank(std::string_view text) { return text.find_first_not_of(" \t\r\n") == std::string_view::npos; }
+
+std::string Bounded(std::string text, std::size_t max_bytes) {
+  if (text.size() > max_bytes) text.resize(Utf8Prefix(text, max_bytes).size());
+  return text;
+}
+
+// Gemini's tool names as Claude Code names them, where one means the same.
+const char* ClaudeName(std::string_view name) {
+  if (name == "read_file") return "Read";
+  if (name == "write_file") return "Write";
+  if (name == "replace" || name == "edit") return "Edit";
+  return nullptr;
+}
+
+std::string MainArgument(const json& args) {
+  for (const char* key : {"command", "file_path", "absolute_path", "path", "pattern", "url", "query", "dir_path"}) {
+    std::string value = StringAt(args, key);
+    if (!value.empty()) return value;
+  }
+  return "";
+}
+
+// The text of a functionResponse.response: its output, else its error.
+std::string ResponseText(const json& response, bool* is_error) {
+  if (!response.is_object()) return response.is_string() ? response.get<std::string>() : Dump(response);
+  if (const json* output = Find(response, "output"); output != nullptr && !output->is_null()) {
+    return output->is_string() ? output->get<std::string>() : Dump(*output);
+  }
+  if (const json* error = Find(response, "error"); error != nullptr && !error->is_null()) {
+    *is_error = true;
+    return error->is_string() ? error->get<std::string>() : Dump(*error);
+  }
+  return Dump(response);
+}
+
+ToolCall ReadToolCall(const json& tc, std::int64_t line) {
+  ToolCall call;
+  call.id = StringAt(tc, "id");
+  const std::string name = StringAt(tc, "name");
+  const char* claude = ClaudeName(name);
+  call.name = claude != nullptr ? claude : name;
+  const json* args = Find(tc, "args");
+  if (args != nullptr && args->is_object()) {
+    call.input = Dump(*args);
+    call.command = MainArgument(*args);
+  } else {
+    call.input = "{}";
+  }
+  call.line = line;
+  call.is_error = StringAt(tc, "status") == "error";
+  std::string output;
+  if (const json* result = Find(tc, "result"); result != nullptr && !result->is_null()) {
+    call.has_result = true;
+    const json& parts = *result;
+    auto add = [&](const json& part) {
+      const json* fr = Find(part, "functionResponse");
+      const json* response = fr != nullptr ? Find(*fr, "response") : nullptr;
+      if (response == nullptr) return;
+      if (!output.empty()) output.push_back('\n');
+      output += ResponseText(*response, &call.is_error);
+    };
+    if (parts.is_array()) {
+      for (const json& part : parts) add(part);
+    } else if (parts.is_string()) {
+      output = parts.get<std::string>();
+    } else {
+      add(parts);
+    }
+  }
+  if (output.empty()) {
+    // resultDisplay is what the user saw; text when the tool printed text.
+    const json* display = Find(tc, "resultDisplay");
+    if (display != nullptr && display->is_string()) {
+      output = display->get<std::string>();
+      call.has_result = true;
+    }
+  }
+  call.output = Bounded(std::move(output), limits::kMaxToolOutputBytes);
+  return call;
+}
+
+struct Message {
+  json body;
+  std::int64_t line = 0;  // JSONL line of its last version; 0 in the document form
+};
+
+class TurnAssembler {
+ public:
+  explicit TurnAssembler(const ChatReadOptions& options) : options_(options) {}
+
+  void Add(const Message& m) {
+    const std::string type = StringAt(m.body, "type");
+    if (type == "user") {
+      const std::string text = ContentText(Find(m.body, "content"));
+      if (current_ && options_.is_feedback && options_.is_feedback(text)) {
+        current_->turn.stop_feedback.push_back(text);
+        return;
+      }
+      if (IsBlank(text)) return;
+      Finish();
+      current_.emplace();
+      current_->turn.prompt = text;
+      current_->turn.prompt_line = m.line;
+      return;
+    }
+    if (type != "gemini" || !current_) return;  // info, error, warning: not the agent's words
+    const std::string text = ContentText(Find(m.body, "content"));
+    if (!IsBlank(text)) current_->texts.push_back({text, m.line});
+    if (const json* calls = Find(m.body, "toolCalls"); calls != nullptr && calls->is_array()) {
+      for (const json& tc : *calls) {
+        if (!tc.is_object()) continue;
+        current_->turn.tool_calls.push_back(ReadToolCall(tc, m.line));
+        if (current_->turn.tool_calls.size() > limits::kMaxToolCallsPerTurn) {
+          current_->turn.tool_calls.erase(current_->turn.tool_calls.begin());
+        }
+      }
+    }
+  }
+
+  // Ends the open turn, if any.
+  void Finish() {
+    if (!current_) return;
+    Turn& turn = current_->turn;
+    auto& texts = current_->texts;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+      if (i + 1 < texts.size()) {
+        turn.narration.push_back(std::move(texts[i].first));
+      } else {
+        turn.final_message = Bounded(std::move(texts[i].first), limits::kMaxMessageBytes);
+        turn.final_line = texts[i].second;
+      }
+    }
+    turns_.push_back(std::move(turn));
+    current_.reset();
+  }
+
+  std::vector<Turn>& turns() { return turns_; }
+
+ private:
+  struct Open {
+    Turn turn;
+    std::vector<std::pair<std::string, std::int64_t>> texts;  // model texts in order
+  };
+  const ChatReadOptions& options_;
+  std::optional<Open> current_;
+  std::vector<Turn> turns_;
+};
+
+// Earlier turns, already read; handed out newest first.
+class ChatHistory final : public History {
+ public:
+  explicit ChatHistory(std::vector<Turn> older) : older_(std::move(older)) {}
+  bool LoadOlder(PastTurn* out) override {
+    if (older_.empty()) return false;
+    ++turns_back_;
+    Turn& t = older_.back();
+    out->prompt = std::move(t.prompt);
+    out->tool_calls = std::move(t.tool_calls);
+    for (ToolCall& call : out->tool_calls) call.turns_back = turns_back_;
+    out->turns_back = turns_back_;
+    older_.pop_back();
+    return true;
+  }
+
+ private:
+  std::vector<Turn> older_;  // oldest first
+  int turns_back_ = 0;
+};
+
+json ParseBounded(std::string_view text) {
+  if (!JsonDepthWithin(text, limits::kMaxJsonDepth)) return json(json::value_t::discarded);
+  return json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
+// The JSONL form: messages by id, last version wins, first position kept.
+std::vector<Message> ReadJsonl(std::string_view text, bool* last_line_unreadable) {
+  std::vector<Message> messages;
+  std::unordered_map<std::string, std::size_t> by_id;
+  std::int64_t number = 0;
+  while (!text.empty()) {
+    const std::size_t eol = text.find('\n');
+    std::string_view line = text.substr(0, eol);
+    text = eol == std::string_view::npos ? std::string_view() : text.substr(eol + 1);
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (IsBlank(line)) continue;
+    json v = line.size() > limits::kMaxTranscriptLineBytes ? json(json::value_t::discarded) : ParseBounded(line);
+    *last_line_unreadable = v.is_discarded() || !v.is_object();
+    if (*last_line_unreadable || !v.contains("type")) continue;  // header, "$set" updates
+    const std::string id = StringAt(v, "id");
+    if (!id.empty()) {
+      const auto [it, added] = by_id.try_emplace(id, messages.size());
+      if (!added) {
+        messages[it->second] = Message{std::move(v), number};
+        continue;
+      }
+    }
+    messages.push_back(Message{std::move(v), number});
+  }
+  return messages;
+}
+
+}  // namespace
+
+Status ReadGeminiLastTurn(const std::string& path, const ChatReadOptions& options, LastTurn* out) {
+  std::unique_ptr<TranscriptFile> file;
+  if (Status s = TranscriptFile::Open(path, &file); !s.ok()) return s;
+  if (static_cast<std::uint64_t>(file->size()) > limits::kMaxChatFileBytes) {
+    return Status::Error(path + ": chat file larger than " + std::to_string(limits::kMaxChatFileBytes) + " bytes");
+  }
+  std::string text(static_cast<std::size_t>(file->size()), '\0');
+  if (Status s = file->ReadAt(0, text.size(), text.data()); !s.ok()) return s;
+  if (!IsValidUtf8(text) || text.find('\0') != std::string::npos) text = ScrubUtf8(text);
+
+  std::vector<Message> messages;
+  bool last_line_unreadable = false;
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || text[first] != '{') {
+    return Status::Error(path + ": not a Gemini chat file (neither a JSON document nor JSONL)");
+  }
+  json doc = ParseBounded(text);
+  if (!doc.is_discarded() && doc.is_object() && Find(doc, "messages") != nullptr) {
+    const json& list = doc["messages"];
+    if (!list.is_array()) return Status::Error(path + ": \"messages\" is not a list");
+    for (const json& m : list) {
+      if (m.is_object()) messages.push_back(Message{m, 0});
+    }
+  } else {
+    doc = json();
+    messages = ReadJsonl(text, &last_line_unreadable);
+  }
+
+  TurnAssembler assembler(options);
+  for (const Message& m : messages) assembler.Add(m);
+  assembler.Finish();
+  std::vector<Turn>& turns = assembler.turns();
+  if (turns.empty()) return Status::Error(path + ": no user prompt found");
+  out->turn = std::move(turns.back());
+  out->turn.truncated = last_line_unreadable;
+  turns.pop_back();
+  out->history = std::make_unique<ChatHistory>(std::move(turns));
+  return Status::Ok();
+}
+
+}  // namespace causegate::evidence
