@@ -1,0 +1,217 @@
+#include "rules/classify.h"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "test_rules.h"
+
+namespace causegate::rules {
+namespace {
+
+using testing::DefaultRules;
+
+struct Flags {
+  bool causal;
+  bool hedged;
+  bool claim;
+};
+
+TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[classify]") {
+  struct Case {
+    const char* text;
+    Flags want;
+  };
+  const std::vector<Case> cases = {
+      // Assertive causal statements are claims.
+      {"The export failed because the staging bucket was full.", {true, false, true}},
+      {"Root cause: the cron job deletes the lock file mid-run.", {true, false, true}},
+      {"The retry storm overwhelmed the primary database.", {true, false, true}},
+      {"Retries exhaust the connection pool within a minute.", {true, false, true}},
+      {"The cache pages were evicted by the nightly compaction.", {true, false, true}},
+      {"Statins lowered LDL cholesterol in the treated group.", {true, false, true}},
+      // A hedge keeps the sentence causal but makes it no claim.
+      {"The export probably failed because the bucket was full.", {true, true, false}},
+      {"A full bucket may explain the failed export.", {true, true, false}},
+      {"Cold caches could slow the first request after a deploy.", {true, true, false}},
+      // Questions, conditionals and negations are causal, not hedged, no claim.
+      {"Is the failed export caused by the full bucket?", {true, false, false}},
+      {"If the bucket is full, the export fails because nothing can be written.", {true, false, false}},
+      {"The export was not caused by the bucket.", {true, false, false}},
+      // Uncertainty is marked, so the text is hedged.
+      {"I don't know yet why the export failed.", {false, true, false}},
+      // No cause-effect relation at all.
+      {"The export runs every night at two.", {false, false, false}},
+      {"I reduced the batch size to eight and reran the job.", {false, false, false}},
+      {"Latency increased from 20 ms to 90 ms after 14:00.", {false, false, false}},
+      // A hedge in one sentence does not hedge the claim in the next; any
+      // claim sentence makes the text a claim.
+      {"The export failed because the bucket was full. The retry might also help.", {true, true, true}},
+      // Quoted material is reported speech, never the writer's own claim.
+      {"The log says \"upload failed because the bucket is full\".", {false, false, false}},
+      // Chinese.
+      {"导出失败是因为存储桶满了。", {true, false, true}},
+      {"受网络抖动影响，部分请求超时了。", {true, false, true}},
+      {"可能是存储桶满了导致导出失败。", {true, true, false}},
+      {"如果存储桶满了，导出就会失败，因为写不进去。", {true, false, false}},
+      {"不是存储桶的问题导致的。", {true, false, false}},
+      {"我目前还不知道导出为什么失败。", {false, true, false}},
+      {"因为此前没有记录，先补上监控。", {false, false, false}},
+      {"原因不明，需要继续查。", {false, true, false}},
+      {"导出任务每天凌晨两点运行。", {false, false, false}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.text);
+    const TextClass got = ClassifyText(DefaultRules(), c.text);
+    CHECK(got.causal == c.want.causal);
+    CHECK(got.hedged == c.want.hedged);
+    CHECK(got.claim == c.want.claim);
+    // Every flag that is set names at least one rule.
+    if (got.causal || got.hedged) CHECK_FALSE(got.rules.empty());
+  }
+}
+
+TEST_CASE("ClassifyText lists each matched rule once, in rule order", "[classify]") {
+  const TextClass got =
+      ClassifyText(DefaultRules(), "The job failed because the disk was full. The job failed because the disk was full.");
+  REQUIRE_FALSE(got.rules.empty());
+  for (std::size_t i = 1; i < got.rules.size(); ++i) CHECK(got.rules[i - 1] < got.rules[i]);
+  const int because = DefaultRules().FindRule("en.claim.because");
+  REQUIRE(because >= 0);
+  CHECK(std::count(got.rules.begin(), got.rules.end(), because) == 1);
+}
+
+TEST_CASE("DetectLang: zh when Han characters are a third of the letters", "[classify]") {
+  struct Case {
+    const char* text;
+    const char* want;
+  };
+  const std::vector<Case> cases = {
+      {"The export failed.", "en"},
+      {"导出失败了。", "zh"},
+      {"loss 从第 400 步开始上升", "zh"},
+      {"The service named 支付 failed twice during the nightly export run.", "en"},
+      {"", "en"},
+      {"12345 !!!", "en"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.text);
+    CHECK(DetectLang(c.text) == c.want);
+  }
+}
+
+nlohmann::json Parse(const LineAnswer& a) { return nlohmann::json::parse(a.json); }
+
+TEST_CASE("ClassifyLine answers one object per line, errors included", "[classify]") {
+  const RuleSet& rules = DefaultRules();
+  SECTION("a good line") {
+    const LineAnswer a = ClassifyLine(rules, R"({"id":"a1","text":"The job failed because the disk was full."})", 1);
+    CHECK_FALSE(a.error);
+    const auto j = Parse(a);
+    CHECK(j["id"] == "a1");
+    CHECK(j["causal"] == true);
+    CHECK(j["hedged"] == false);
+    CHECK(j["claim"] == true);
+    CHECK(j["lang"] == "en");
+    REQUIRE(j["rules"].is_array());
+    CHECK(std::find(j["rules"].begin(), j["rules"].end(), "en.claim.because") != j["rules"].end());
+    // The keys come in the documented order.
+    CHECK(a.json.rfind(R"({"id":"a1","causal":true,"hedged":false,"claim":true,"rules":[)", 0) == 0);
+  }
+  SECTION("numeric id, given lang, detected lang") {
+    CHECK(Parse(ClassifyLine(rules, R"({"id":7,"text":"x","lang":"zh"})", 1))["id"] == 7);
+    CHECK(Parse(ClassifyLine(rules, R"({"id":7,"text":"x","lang":"zh"})", 1))["lang"] == "zh");
+    CHECK(Parse(ClassifyLine(rules, R"({"id":8,"text":"磁盘满了"})", 1))["lang"] == "zh");
+    CHECK(Parse(ClassifyLine(rules, R"({"id":9,"text":"x","lang":null})", 1))["lang"] == "en");
+  }
+  SECTION("ill-formed UTF-8 is replaced, not refused") {
+    const std::string line = std::string(R"({"id":"u","text":"The job failed because )") + "\xff\xfe" + R"( was full."})";
+    const LineAnswer a = ClassifyLine(rules, line, 3);
+    CHECK_FALSE(a.error);
+    CHECK(Parse(a)["claim"] == true);
+  }
+  struct Bad {
+    const char* name;
+    std::string line;
+    nlohmann::json id;     // id echoed in the error object
+    const char* message;   // substring of "error"
+  };
+  const std::vector<Bad> bad = {
+      {"not JSON", "not json", nullptr, "line 4: not JSON"},
+      {"not an object", "[1,2]", nullptr, "not a JSON object"},
+      {"no id", R"({"text":"x"})", nullptr, "\"id\" missing"},
+      {"id is an object", R"({"id":{},"text":"x"})", nullptr, "\"id\" missing or not a string or number"},
+      {"no text", R"({"id":"b"})", "b", "\"text\" missing"},
+      {"text not a string", R"({"id":"b","text":3})", "b", "\"text\" missing or not a string"},
+      {"unknown lang", R"({"id":"b","text":"x","lang":"fr"})", "b", "\"lang\" must be"},
+      {"too deep", R"({"id":"b","text":"x","z":)" + std::string(200, '[') + std::string(200, ']') + "}", nullptr,
+       "nested deeper"},
+  };
+  for (const Bad& b : bad) {
+    INFO(b.name);
+    const LineAnswer a = ClassifyLine(rules, b.line, 4);
+    CHECK(a.error);
+    const auto j = Parse(a);
+    CHECK(j["id"] == b.id);
+    CHECK(j["error"].get<std::string>().find(b.message) != std::string::npos);
+    CHECK_FALSE(j.contains("causal"));
+  }
+}
+
+TEST_CASE("ClassifyStream: one answer per non-blank line, in order", "[classify]") {
+  std::istringstream in(
+      "{\"id\":1,\"text\":\"The job failed because the disk was full.\"}\r\n"
+      "\n"
+      "   \n"
+      "broken\n"
+      "{\"id\":2,\"text\":\"可能是磁盘满了。\"}");  // no final newline
+  std::ostringstream out;
+  const ClassifyStats stats = ClassifyStream(DefaultRules(), in, out);
+  CHECK(stats.lines == 3);
+  CHECK(stats.errors == 1);
+  std::istringstream lines(out.str());
+  std::vector<nlohmann::json> got;
+  for (std::string l; std::getline(lines, l);) got.push_back(nlohmann::json::parse(l));
+  REQUIRE(got.size() == 3);
+  CHECK(got[0]["id"] == 1);
+  CHECK(got[0]["claim"] == true);
+  CHECK(got[1]["error"].get<std::string>().rfind("line 4: ", 0) == 0);  // blank lines still count
+  CHECK(got[2]["id"] == 2);
+  CHECK(got[2]["hedged"] == true);
+}
+
+TEST_CASE("ClassifyStream skips a line over the limit without stopping", "[classify]") {
+  const std::string huge = "{\"id\":\"big\",\"text\":\"" + std::string(kMaxClassifyLineBytes, 'a') + "\"}";
+  std::istringstream in(huge + "\n{\"id\":\"next\",\"text\":\"ok\"}\n");
+  std::ostringstream out;
+  const ClassifyStats stats = ClassifyStream(DefaultRules(), in, out);
+  CHECK(stats.lines == 2);
+  CHECK(stats.errors == 1);
+  std::istringstream lines(out.str());
+  std::string first, second;
+  std::getline(lines, first);
+  std::getline(lines, second);
+  const auto a = nlohmann::json::parse(first);
+  CHECK(a["id"] == nullptr);
+  CHECK(a["error"].get<std::string>().find("longer than") != std::string::npos);
+  CHECK(nlohmann::json::parse(second)["id"] == "next");
+}
+
+TEST_CASE("ClassifyStream: a line of exactly the limit is read", "[classify]") {
+  const std::string head = "{\"id\":\"edge\",\"text\":\"";
+  const std::string tail = "\"}";
+  const std::string line = head + std::string(kMaxClassifyLineBytes - head.size() - tail.size(), 'a') + tail;
+  REQUIRE(line.size() == kMaxClassifyLineBytes);
+  std::istringstream in(line + "\n");
+  std::ostringstream out;
+  const ClassifyStats stats = ClassifyStream(DefaultRules(), in, out);
+  CHECK(stats.lines == 1);
+  CHECK(stats.errors == 0);
+  CHECK(nlohmann::json::parse(out.str())["id"] == "edge");
+}
+
+}  // namespace
+}  // namespace causegate::rules
