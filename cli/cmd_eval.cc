@@ -2,7 +2,8 @@
 // (DIR/labels.jsonl plus DIR/<id>/payload.json, the layout casegen.py
 // writes) through the same gate as the live hook, and prints precision and
 // recall for block per language, recall and finding agreement per finding,
-// and every miss. --strict exits 1 on any decision that differs.
+// and every miss. --strict exits 1 on any decision that differs. --steps
+// prints each case's debug-protocol summary (rules/protocol_steps.h).
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -53,9 +54,11 @@ void AddEvalCommand(CLI::App& app, Common& common) {
   auto* cmd = app.add_subcommand("eval", "Judge rendered labelled cases and report precision and recall");
   auto dir = std::make_shared<std::string>();
   auto strict = std::make_shared<bool>(false);
+  auto steps = std::make_shared<bool>(false);
   cmd->add_option("dir", *dir, "Folder with labels.jsonl and <id>/payload.json")->required()->check(CLI::ExistingDirectory);
   cmd->add_flag("--strict", *strict, "Exit 1 when any decision differs from its label");
-  cmd->callback([&common, dir, strict] {
+  cmd->add_flag("--steps", *steps, "Print every case's debug-protocol step summary");
+  cmd->callback([&common, dir, strict, steps] {
     std::shared_ptr<const rules::RuleSet> rules;
     if (Status s = rules::LoadRuleSet(common.rules_dir, &rules); !s.ok()) {
       std::fprintf(stderr, "causegate: %s\n", s.message().c_str());
@@ -71,6 +74,7 @@ void AddEvalCommand(CLI::App& app, Common& common) {
     std::map<std::string, Counts> by_lang;
     std::map<std::string, FindingCounts> by_finding;
     std::vector<std::string> misses;
+    std::vector<std::string> step_lines;
     int cases = 0, decisions_agree = 0, findings_agree = 0, blocked_cases = 0, errors = 0;
     std::string line;
     while (std::getline(labels, line)) {
@@ -91,6 +95,11 @@ void AddEvalCommand(CLI::App& app, Common& common) {
       if (!r.judged) {
         misses.push_back(id + ": not judged: " + r.fail_open_reason);
         ++errors;
+      }
+      if (*steps) {
+        std::string summary = id + ": " + rules::StepSummaryLine(r.verdict.protocol);
+        if (r.verdict.guess_fix.found) summary += " | guess-fix: " + r.verdict.guess_fix.edit_label;
+        step_lines.push_back(std::move(summary));
       }
       const bool got_block = r.outcome.action == rules::Action::kBlock;
       const std::string got_finding = FirstFinding(r.verdict);
@@ -128,6 +137,10 @@ void AddEvalCommand(CLI::App& app, Common& common) {
     std::printf("\n%-12s %6s %8s %8s\n", "finding", "cases", "blocked", "agreed");
     for (const auto& [finding, c] : by_finding) {
       std::printf("%-12s %6d %8d %8d\n", finding.c_str(), c.cases, c.blocked, c.agreed);
+    }
+    if (!step_lines.empty()) {
+      std::printf("\nsteps:\n");
+      for (const std::string& l : step_lines) std::printf("  %s\n", l.c_str());
     }
     if (!misses.empty()) {
       std::printf("\nmisses:\n");

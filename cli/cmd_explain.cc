@@ -26,6 +26,28 @@ struct Style {
 
 std::string Quote(const std::string& s) { return "\"" + rules::Shorten(s, 200) + "\""; }
 
+// The debug-protocol steps (rules/protocol_steps.h): each call's step, the
+// summary line and a guess-fix.
+void PrintProtocol(const rules::Verdict& v, const rules::RuleSet& rules, const Style& c) {
+  const rules::ProtocolSteps& p = v.protocol;
+  std::printf("\n%s", c("1", "protocol steps:").c_str());
+  if (p.earlier_turns > 0) std::printf(" (follow-up: %d earlier turn(s) included)", p.earlier_turns);
+  std::printf("\n");
+  for (const rules::StepCall& call : p.calls) {
+    std::string step = rules::CallStepName(call.step);
+    if (!call.probe_kind.empty()) step += ":" + call.probe_kind;
+    if (call.rule >= 0) step += " (" + rules.rule(call.rule).id + ")";
+    if (call.baseline >= 0) step += " (re-run of " + p.calls[static_cast<std::size_t>(call.baseline)].id + ": " + call.changed + ")";
+    std::printf("  - %-24s %s%s\n", rules::Shorten(call.label, 24).c_str(), c("2", step).c_str(),
+                call.turns_back > 0 ? (" [" + std::to_string(call.turns_back) + " turn(s) back]").c_str() : "");
+  }
+  std::printf("  %s\n", rules::StepSummaryLine(p).c_str());
+  if (v.guess_fix.found) {
+    std::printf("  %s %s after \"%s\" (%s)\n", c("31", "guess-fix:").c_str(), v.guess_fix.edit_label.c_str(),
+                rules::Shorten(v.guess_fix.hedge, 120).c_str(), rules.rule(v.guess_fix.hedge_rule).id.c_str());
+  }
+}
+
 void PrintText(const SelectedTurn& selected, const std::string& path, const rules::Verdict& v,
                const rules::RuleSet& rules, const rules::Outcome& outcome, int prior_blocks, const Style& c) {
   std::printf("%s %s", c("1", "transcript:").c_str(), path.c_str());
@@ -40,6 +62,7 @@ void PrintText(const SelectedTurn& selected, const std::string& path, const rule
   for (const evidence::ToolCall& call : selected.turn.tool_calls) {
     std::printf("  - %s %s\n", call.name.c_str(), rules::Shorten(call.command, 100).c_str());
   }
+  PrintProtocol(v, rules, c);
 
   std::printf("\n%s\n", c("1", "sentences:").c_str());
   for (std::size_t i = 0; i < v.message.sentences.size(); ++i) {
@@ -91,6 +114,7 @@ void PrintText(const SelectedTurn& selected, const std::string& path, const rule
   if (prior_blocks > 0) std::printf(" (after %d earlier block(s) in this turn)", prior_blocks);
   std::printf("\n");
   if (block) std::printf("\n%s\n%s\n", c("1", "reason the agent gets:").c_str(), outcome.reason.c_str());
+  if (!outcome.warning.empty()) std::printf("\n%s\n%s\n", c("1", "warning the user gets:").c_str(), outcome.warning.c_str());
   if (!outcome.system_message.empty()) {
     std::printf("\n%s\n%s\n", c("1", "warning the user gets:").c_str(), outcome.system_message.c_str());
   }

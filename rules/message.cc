@@ -182,7 +182,8 @@ bool IsFollowerBlock(MD_BLOCKTYPE type) {
 
 class Builder {
  public:
-  explicit Builder(std::string_view input) : input_(input) {}
+  Builder(std::string_view input, const ExtraMarkers& extra_markers)
+      : input_(input), extra_markers_(extra_markers) {}
 
   bool Parse() {
     MD_PARSER parser{};
@@ -465,8 +466,10 @@ class Builder {
   }
 
   void FlushSegment();
+  std::optional<EvidenceMarker> MatchAnyMarker(std::string_view line) const;
 
   std::string_view input_;
+  const ExtraMarkers& extra_markers_;
   Message message_;
   std::vector<TextRange> ranges_;  // per unit: its fragment index range
   std::vector<Frame> frames_;
@@ -481,6 +484,30 @@ class Builder {
 
 // Scans one prose segment: its fragments (inline code, quoted spans,
 // Evidence lines), whether it opens the evidence section, its sentences.
+// The spec's markers first; then the packs' evidence-marker rules, which
+// must match at the start of the line (after blanks).
+std::optional<EvidenceMarker> Builder::MatchAnyMarker(std::string_view line) const {
+  if (std::optional<EvidenceMarker> builtin = MatchEvidenceMarker(line)) return builtin;
+  if (!extra_markers_) return std::nullopt;
+  std::size_t begin = 0;
+  while (begin < line.size() && (line[begin] == ' ' || line[begin] == '\t')) ++begin;
+  const std::size_t end = extra_markers_(line.substr(begin));
+  if (end == std::string_view::npos || end == 0) return std::nullopt;
+  EvidenceMarker marker;
+  marker.marker = begin;
+  marker.rest = begin + end;
+  const std::string_view matched = line.substr(begin, end);
+  marker.colon = !matched.empty() && (matched.back() == ':' || (matched.size() >= 3 && matched.substr(matched.size() - 3) == "\uFF1A"));
+  if (!marker.colon && marker.rest < line.size() && line[marker.rest] == ':') {
+    marker.colon = true;
+    ++marker.rest;
+  } else if (!marker.colon && line.substr(marker.rest, 3) == "\uFF1A") {
+    marker.colon = true;
+    marker.rest += 3;
+  }
+  return marker;
+}
+
 void Builder::FlushSegment() {
   Segment segment = std::move(segment_);
   segment_ = Segment{};
@@ -520,7 +547,7 @@ void Builder::FlushSegment() {
     if (line_end == kNpos) line_end = text.size();
     const std::string_view line(text.data() + line_begin, line_end - line_begin);
     const std::optional<EvidenceMarker> marker =
-        segment.in_table_cell ? std::nullopt : MatchEvidenceMarker(line);
+        segment.in_table_cell ? std::nullopt : MatchAnyMarker(line);
     if (marker && !InsideAny(masked, line_begin + marker->marker)) {
       if (evidence_from == kNpos) evidence_from = line_begin;
       // The Evidence line is a sentence of its own.
@@ -627,9 +654,9 @@ std::vector<int> Message::FragmentsFor(const Sentence& sentence) const {
   return out;
 }
 
-Message ParseMessage(std::string_view markdown) {
+Message ParseMessage(std::string_view markdown, const ExtraMarkers& extra_markers) {
   markdown = CapAtCharBoundary(markdown, limits::kMaxMessageBytes);
-  Builder builder(markdown);
+  Builder builder(markdown, extra_markers);
   if (!builder.Parse()) builder.ParseAsPlainText();
   return builder.Finish();
 }

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,10 +73,15 @@ struct Message {
   std::vector<int> FragmentsFor(const Sentence& sentence) const;
 };
 
+// Evidence-section openers beyond the spec's Evidence / 证据 / 依据 (the
+// packs' evidence-marker rules): given a line without leading blanks,
+// returns the byte length of the marker at its start, or npos for none.
+using ExtraMarkers = std::function<std::size_t(std::string_view line)>;
+
 // Never fails: text that is not valid Markdown is still prose. Reads at most
 // limits::kMaxMessageBytes (a longer message is judged on its prefix). HTML
 // blocks are prose with their tags dropped. Table cells are placed with
 // their whole row and hold no Evidence lines.
-Message ParseMessage(std::string_view markdown);
+Message ParseMessage(std::string_view markdown, const ExtraMarkers& extra_markers = {});
 
 }  // namespace causegate::rules

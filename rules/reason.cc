@@ -1,13 +1,20 @@
 // Writing the block reason. The reason is read by the agent, so it says
 // exactly which sentence failed and why in the agent's own terms, then
-// gives the protocol and the two ways out. The block number is part of the
-// text, so a second block never repeats the first word for word.
+// where it stands in the debug protocol and the one next step that fits its
+// symptom, rather than reciting all five steps: an agent that probed reads
+// "no smoke test yet: re-run one step at batch size 1", not a wall of text.
+// The full protocol comes back when the agent did nothing at all (it needs
+// every step) and from the second block on (the short form did not work).
+// The block number is part of the text, so a second block never repeats the
+// first word for word.
+// Tests: tests/unit/rules/reason_test.cc, tests/e2e/reason_variants.py.
 #include "rules/reason.h"
 
 #include <algorithm>
 
 #include "evidence/text_fold.h"
 #include "rules/embedded.h"
+#include "rules/protocol_advice.h"
 
 namespace causegate::rules {
 namespace {
@@ -28,6 +35,10 @@ struct Words {
   const char* more;                // %d more
   const char* ways_out;
   const char* attempt;             // %d of %d
+  const char* header_guess_fix;    // only a guess-fix was blocked
+  const char* why_guess_fix;       // %s: the edit
+  const char* guess_fix_note;      // %s: the edit, %q: the hedge
+  const char* debug_skill;         // %s: the skill's path
 };
 
 const Words kEnglish = {
@@ -44,6 +55,12 @@ const Words kEnglish = {
     "Two ways out: quote the tool output that proves the cause verbatim (inline code, a fenced block, or an Evidence: line), "
     "or restate the cause as a hypothesis and keep probing.",
     "This is block %d of at most %d for this turn.",
+    "causegate blocked this stop: the turn changed code or config to fix a cause it only hedged, without probing first.",
+    "you changed code or config (%s) to fix a cause you only hedged, and nothing looked at the failure: "
+    "probe first, smoke-test the hypothesis, then fix.",
+    "this turn changed code or config (%s) to fix a cause it only hedged (%q) without probing first (guess-fix); "
+    "treat the fix as untested.",
+    "The debug skill (causegate:debug) walks through each step: %s",
 };
 
 const Words kChinese = {
@@ -59,6 +76,10 @@ const Words kChinese = {
     "……另有 %d 条没有佐证的断言。",
     "两种做法任选其一：逐字引用能证明原因的工具输出（行内代码、代码块或“证据：”行），或者把原因改写为假设，继续探查。",
     "这是本轮第 %d 次拦截，最多 %d 次。",
+    "causegate 拦下了这次停止：本轮在探查之前就改了代码或配置，去修一个只是猜测的原因。",
+    "你改了代码或配置（%s），去修一个只是猜测的原因，却没有任何探查：先探查，再对假设做冒烟测试，然后再修。",
+    "本轮在没有先探查的情况下改了代码或配置（%s），去修一个只是猜测的原因（%q）（guess-fix）；这个修复未经验证。",
+    "调试技能（causegate:debug）逐步说明每一步：%s",
 };
 
 // Replaces the first "%d" with a and the second with b.
@@ -103,7 +124,36 @@ std::string Explanation(const Claim& claim, const Verdict& verdict, const Words&
   return "";
 }
 
+std::string Fill(const char* pattern, const std::string& edit, const std::string& hedge) {
+  std::string out(pattern);
+  if (const std::size_t at = out.find("%s"); at != std::string::npos) out.replace(at, 2, edit);
+  if (const std::size_t at = out.find("%q"); at != std::string::npos) out.replace(at, 2, hedge);
+  return out;
+}
+
+bool GuessFixListed(const Verdict& verdict, const ReasonOptions& options) {
+  return options.guess_fix && verdict.guess_fix.found;
+}
+
 }  // namespace
+
+std::string GuessFixNote(const Verdict& verdict) {
+  const GuessFix& g = verdict.guess_fix;
+  if (!g.found) return "";
+  const bool chinese = verdict.chinese();
+  const std::string hedge = chinese ? "“" + Shorten(g.hedge, 120) + "”" : "\"" + Shorten(g.hedge, 120) + "\"";
+  return Fill((chinese ? kChinese : kEnglish).guess_fix_note, g.edit_label, hedge);
+}
+
+std::string GuessFixWarning(const Verdict& verdict) {
+  const std::string note = GuessFixNote(verdict);
+  if (note.empty()) return "";
+  return (verdict.chinese() ? "causegate：" : "causegate: ") + note;
+}
+
+bool WantsFullProtocol(const Verdict& verdict, const ReasonOptions& options) {
+  return verdict.protocol.nothing_done() || options.block_number >= 2;
+}
 
 std::string Shorten(const std::string& s, std::size_t max_chars) {
   if (evidence::CountCodePoints(s) <= max_chars) return s;
@@ -130,8 +180,12 @@ std::string ProtocolText(bool chinese) {
 std::string RenderReason(const Verdict& verdict, const RuleSet& rules, const ReasonOptions& options) {
   const bool chinese = verdict.chinese();
   const Words& w = chinese ? kChinese : kEnglish;
+  const Language language = chinese ? Language::kChinese : Language::kEnglish;
   const int unsupported = verdict.unsupported();
-  std::string out = unsupported == 1 ? std::string(w.header_one) : Format(w.header_many, unsupported);
+  const bool guess_fix = GuessFixListed(verdict, options);
+  std::string out = unsupported == 0 && guess_fix ? std::string(w.header_guess_fix)
+                    : unsupported == 1            ? std::string(w.header_one)
+                                                  : Format(w.header_many, unsupported);
   out += "\n";
   std::size_t listed = 0;
   for (const Claim& claim : verdict.claims) {
@@ -148,8 +202,20 @@ std::string RenderReason(const Verdict& verdict, const RuleSet& rules, const Rea
     const std::string why = Explanation(claim, verdict, w);
     if (!why.empty()) out += "  " + why + "\n";
   }
-  out += "\n" + ProtocolText(chinese) + "\n\n" + w.ways_out + "\n" +
-         Format(w.attempt, options.block_number, options.max_blocks);
+  if (guess_fix) {
+    const GuessFix& g = verdict.guess_fix;
+    out += "\n- \"" + Shorten(g.hedge, kMaxSentenceChars) + "\"\n";
+    out += std::string("  ") + w.finding + ": guess-fix (" + w.rule + " " +
+           (g.edit_rule >= 0 ? rules.rule(g.edit_rule).id : std::string("?")) + ")\n";
+    out += "  " + Fill(w.why_guess_fix, g.edit_label, "") + "\n";
+  }
+  out += "\n";
+  if (!verdict.protocol.nothing_done()) out += ProtocolAdvice(verdict.protocol, language) + "\n";
+  out += WantsFullProtocol(verdict, options) ? (verdict.protocol.nothing_done() ? "" : "\n") + ProtocolText(chinese)
+                                             : ReportShape(language);
+  out += "\n\n" + std::string(w.ways_out) + "\n";
+  if (!options.debug_skill.empty()) out += Fill(w.debug_skill, options.debug_skill, "") + "\n";
+  out += Format(w.attempt, options.block_number, options.max_blocks);
   if (evidence::CountCodePoints(out) > kMaxReasonChars) out = Shorten(out, kMaxReasonChars);
   return out;
 }

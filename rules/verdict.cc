@@ -10,6 +10,7 @@
 
 #include "evidence/limits.h"
 #include "evidence/text_fold.h"
+#include "rules/prefetched_history.h"
 
 namespace causegate::rules {
 
@@ -34,6 +35,7 @@ bool Verdict::chinese() const {
   for (const Claim& c : claims) {
     if (c.finding != Finding::kSupported) return c.chinese;
   }
+  if (guess_fix.found) return guess_fix.chinese;
   return !claims.empty() && claims.front().chinese;
 }
 
@@ -86,6 +88,34 @@ CitationCheck MakeCheck(int fragment, const evidence::Sighting& sighting) {
   return check;
 }
 
+// The final message's part of the protocol: a hypothesis stated there, the
+// symptoms the unsupported claims suspect, and the calls whose output
+// supports a claim (the assert step).
+void CompleteProtocol(const RuleSet& rules, Verdict* v) {
+  ProtocolSteps& p = v->protocol;
+  for (std::size_t i = 0; i < v->message.sentences.size() && !p.step(ProtocolStep::kHypothesis).seen; ++i) {
+    const Sentence& s = v->message.sentences[i];
+    const SentenceClass& c = v->sentences[i];
+    int rule = FirstTaggedRule(rules, s.masked, kTagHypothesis);
+    if (rule < 0 && c.hedged() && c.exemption_rule < 0 && (c.causal() || c.names_failure())) rule = c.hedge_rule;
+    if (rule >= 0) NoteHypothesis(s.text, rule, &p);
+  }
+  for (const Claim& claim : v->claims) {
+    if (claim.finding != Finding::kSupported) {
+      const Sentence& s = v->message.sentences[static_cast<std::size_t>(claim.sentence)];
+      MergeSymptoms(SymptomsInText(rules, s.masked, SymptomSource::kClaim), &p.symptoms);
+      continue;
+    }
+    StepEvidence& a = p.step(ProtocolStep::kAssert);
+    a.seen = true;
+    for (const CitationCheck& c : claim.citations) {
+      if (c.source != evidence::Source::kToolOutput) continue;
+      const std::string id = !c.call_id.empty() ? c.call_id : c.tool + ": " + c.command;
+      if (std::find(a.tool_calls.begin(), a.tool_calls.end(), id) == a.tool_calls.end()) a.tool_calls.push_back(id);
+    }
+  }
+}
+
 }  // namespace
 
 Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const RuleSet& rules) {
@@ -95,11 +125,24 @@ Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const 
     text = text.substr(0, limits::kMaxMessageBytes);
     v.message_truncated = true;
   }
-  v.message = ParseMessage(text);
+  v.message = ParseMessage(text, [&rules](std::string_view line) -> std::size_t {
+    const Hits hits = rules.Match(Target::kLine, line);
+    for (const int r : hits.rules) {
+      std::size_t begin = 0;
+      std::size_t end = 0;
+      if (rules.rule(r).kind == RuleKind::kEvidenceMarker && rules.MatchRule(r, line, &begin, &end) && begin == 0) {
+        return end;
+      }
+    }
+    return std::string_view::npos;
+  });
   v.diagnostic_rule = DiagnosticRule(rules, turn.prompt);
   v.tool_calls = static_cast<int>(turn.tool_calls.size());
 
-  evidence::EvidenceIndex index(turn, history);
+  std::vector<evidence::PastTurn> earlier = LoadDiagnosisTurns(rules, turn.prompt, history);
+  v.protocol = TrackSteps(rules, turn, earlier);
+  PrefetchedHistory replay(std::move(earlier), history);
+  evidence::EvidenceIndex index(turn, history != nullptr ? &replay : nullptr);
   v.sentences.reserve(v.message.sentences.size());
   for (std::size_t i = 0; i < v.message.sentences.size(); ++i) {
     const Sentence& sentence = v.message.sentences[i];
@@ -124,6 +167,8 @@ Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const 
     v.claims.push_back(std::move(claim));
   }
   v.turns_read_back = index.turns_loaded();
+  CompleteProtocol(rules, &v);
+  v.guess_fix = FindGuessFix(rules, turn, v.protocol, v.message, v.sentences, v.diagnostic_rule);
   v.decision = v.unsupported() > 0 ? Decision::kBlock : Decision::kAllow;
   return v;
 }

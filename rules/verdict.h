@@ -12,7 +12,9 @@
 #include "evidence/evidence_index.h"
 #include "evidence/turn.h"
 #include "rules/claims.h"
+#include "rules/guess_fix.h"
 #include "rules/message.h"
+#include "rules/protocol_steps.h"
 #include "rules/rule_set.h"
 
 namespace causegate::rules {
@@ -59,14 +61,24 @@ struct Verdict {
   bool message_truncated = false;        // judged on a prefix (limits.h)
   int tool_calls = 0;                    // in the judged turn
   int turns_read_back = 0;               // earlier turns loaded for citations
+  // Where the turn stands in the debug protocol (rules/protocol_steps.h):
+  // its calls' steps, the symptoms, a stated hypothesis, supported claims.
+  ProtocolSteps protocol;
+  // An edit that fixes a merely hedged cause before any probe
+  // (rules/guess_fix.h); the loop policy decides what it costs.
+  GuessFix guess_fix;
 
   int unsupported() const;
-  // Language for the reason: that of the first unsupported claim.
+  // Language for the reason: that of the first unsupported claim, else of
+  // the guess-fix sentence, else of the first claim.
   bool chinese() const;
 };
 
 // Judges turn.final_message against the session. history may be null (no
 // earlier turns). The verdict owns all its data (no pointers into turn).
+// When the prompt follows up on earlier turns (rules/protocol_steps.h),
+// those turns are read first for protocol tracking and then handed to the
+// citation look-up, so each is read from history once.
 Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const RuleSet& rules);
 
 }  // namespace causegate::rules

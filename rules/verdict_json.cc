@@ -3,9 +3,52 @@
 #include <nlohmann/json.hpp>
 
 namespace causegate::rules {
+namespace {
+
+using nlohmann::json;
+
+// "protocol": each step seen or not with the calls that show it, every
+// call's step, the symptoms and the next step (server/API.md).
+json ProtocolJson(const ProtocolSteps& p, const RuleSet& rules) {
+  json steps = json::object();
+  for (int i = 0; i < kProtocolStepCount; ++i) {
+    const auto step = static_cast<ProtocolStep>(i);
+    const StepEvidence& e = p.step(step);
+    json sj = {{"seen", e.seen}, {"tool_calls", e.tool_calls}};
+    if (!e.text.empty()) sj["text"] = e.text;
+    if (e.rule >= 0) sj["rule"] = rules.rule(e.rule).id;
+    steps[ProtocolStepName(step)] = std::move(sj);
+  }
+  json calls = json::array();
+  for (const StepCall& c : p.calls) {
+    json cj = {{"id", c.id}, {"tool", c.tool}, {"label", c.label}, {"step", CallStepName(c.step)},
+               {"turns_back", c.turns_back}, {"failed", c.failed}};
+    if (!c.probe_kind.empty()) cj["probe_kind"] = c.probe_kind;
+    if (c.rule >= 0) cj["rule"] = rules.rule(c.rule).id;
+    if (c.baseline >= 0) {
+      cj["baseline"] = p.calls[static_cast<std::size_t>(c.baseline)].id;
+      cj["changed"] = c.changed;
+    }
+    calls.push_back(std::move(cj));
+  }
+  json symptoms = json::array();
+  for (const Symptom& s : p.symptoms) {
+    json sj = {{"name", s.name}, {"source", SymptomSourceName(s.source)}, {"rule", rules.rule(s.rule).id}};
+    if (!s.call_id.empty()) sj["tool_call"] = s.call_id;
+    symptoms.push_back(std::move(sj));
+  }
+  json out = {{"steps", std::move(steps)},
+              {"calls", std::move(calls)},
+              {"symptoms", std::move(symptoms)},
+              {"next_step", NextStepName(p.next())},
+              {"earlier_turns", p.earlier_turns}};
+  if (p.follow_up_rule >= 0) out["follow_up_rule"] = rules.rule(p.follow_up_rule).id;
+  return out;
+}
+
+}  // namespace
 
 std::string VerdictToJson(const Verdict& verdict, const RuleSet& rules, const Outcome* outcome, int indent) {
-  using nlohmann::json;
   json claims = json::array();
   for (const Claim& claim : verdict.claims) {
     const Sentence& s = verdict.message.sentences[static_cast<std::size_t>(claim.sentence)];
@@ -38,10 +81,22 @@ std::string VerdictToJson(const Verdict& verdict, const RuleSet& rules, const Ou
               {"message_truncated", verdict.message_truncated},
               {"claims", std::move(claims)}};
   if (verdict.diagnostic_rule >= 0) out["diagnostic_rule"] = rules.rule(verdict.diagnostic_rule).id;
+  out["protocol"] = ProtocolJson(verdict.protocol, rules);
+  if (const GuessFix& g = verdict.guess_fix; g.found) {
+    out["guess_fix"] = {{"edit_call", g.edit_call},
+                        {"edit", g.edit_label},
+                        {"edit_rule", g.edit_rule >= 0 ? rules.rule(g.edit_rule).id : ""},
+                        {"hedge", g.hedge},
+                        {"hedge_rule", g.hedge_rule >= 0 ? rules.rule(g.hedge_rule).id : ""},
+                        {"lang", g.chinese ? "zh" : "en"}};
+  } else {
+    out["guess_fix"] = nullptr;
+  }
   if (outcome) {
     out["action"] = ActionName(outcome->action);
     if (!outcome->reason.empty()) out["reason"] = outcome->reason;
     if (!outcome->system_message.empty()) out["system_message"] = outcome->system_message;
+    if (!outcome->warning.empty()) out["warning"] = outcome->warning;
     if (outcome->block_number > 0) out["block_number"] = outcome->block_number;
   }
   return out.dump(indent, ' ', false, json::error_handler_t::replace);

@@ -11,7 +11,19 @@
 
 namespace causegate::rules {
 
-// Compact JSON text of the verdict and, when given, the outcome.
+// Compact JSON text of the verdict and, when given, the outcome. Besides
+// the claims it carries
+//   "protocol": {"steps": {"probe"|"hypothesis"|"smoke"|"control"|"assert":
+//                  {"seen": bool, "tool_calls": [id, ...], "text"?, "rule"?}},
+//                "calls": [{"id", "tool", "label", "step", "probe_kind"?,
+//                  "rule"?, "baseline"?, "changed"?, "turns_back", "failed"}],
+//                "symptoms": [{"name", "source": "claim"|"prompt"|"tool_output",
+//                  "rule", "tool_call"?}],
+//                "next_step": "probe"|"hypothesis+smoke"|"smoke"|"control"|"cite",
+//                "earlier_turns": n, "follow_up_rule"?}
+//   "guess_fix": null or {"edit_call", "edit", "edit_rule", "hedge",
+//                "hedge_rule", "lang"}
+// and, with an outcome, "warning" when the allowed stop carries one.
 std::string VerdictToJson(const Verdict& verdict, const RuleSet& rules, const Outcome* outcome,
                           int indent = -1);
 
