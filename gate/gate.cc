@@ -1,9 +1,12 @@
 #include "gate/gate.h"
 
+#include <spdlog/spdlog.h>
+
 #include <chrono>
 #include <cstdlib>
 
 #include "evidence/transcript.h"
+#include "gate/session_log.h"
 
 namespace causegate::gate {
 namespace {
@@ -12,13 +15,6 @@ using Clock = std::chrono::steady_clock;
 
 double MsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-// Claude Code documents "~/.claude/..." in examples; real inputs are absolute.
-std::string ExpandHome(const std::string& path) {
-  if (path.rfind("~/", 0) != 0) return path;
-  const char* home = std::getenv("HOME");
-  return home ? std::string(home) + path.substr(1) : path;
 }
 
 // Feedback lines from other Stop hooks do not count against our limit.
@@ -45,32 +41,34 @@ GateResult RunGate(std::string_view input, Agent agent, const rules::RuleSet& ru
     return result;
   }
   const HookRequest& req = result.request;
-  const std::string path = ExpandHome(req.subagent() && !req.agent_transcript_path.empty()
-                                          ? req.agent_transcript_path
-                                          : req.transcript_path);
-  if (path.empty()) {
-    result.fail_open_reason = "hook input: no transcript path";
+  if (req.kind == HookKind::kObserve) {
+    // Cursor / Copilot observe-only events: log what they show; the stop
+    // hook judges it later. Nothing is judged here.
+    // A log that cannot be written costs that stop's judgement, never the
+    // event's own answer (Cursor's "before" hooks wait for one).
+    const Status logged = AppendToSessionLog(req);
+    if (!logged.ok()) spdlog::warn("session log not written: {}", logged.message());
+    result.recorded = logged.ok();
+    result.judged = true;
+    result.output = RenderHookOutput(req, result.outcome);
+    result.read_ms = MsSince(start);
     return result;
   }
-  const auto kind = req.subagent() && !req.agent_transcript_path.empty() ? evidence::SessionKind::kSubagent
-                                                                         : evidence::SessionKind::kMain;
   evidence::LastTurn last;
-  if (Status s = evidence::ReadLastTurn(path, kind, &last); !s.ok()) {
+  if (Status s = LoadTurn(req, &last); !s.ok()) {
     result.fail_open_reason = s.message();
     return result;
   }
   result.turn = std::move(last.turn);
-  // The transcript is written asynchronously and may lag: the agent's own
-  // copy of the final message wins.
-  if (req.last_assistant_message) result.turn.final_message = *req.last_assistant_message;
   result.read_ms = MsSince(start);
 
   const auto judge_start = Clock::now();
   result.verdict = rules::JudgeTurn(result.turn, last.history.get(), rules);
-  result.prior_blocks = PriorBlocks(result.turn, req.stop_hook_active);
+  result.prior_blocks = PriorBlocksFor(req, result.turn);
   const std::string last_reason = result.turn.stop_feedback.empty() ? "" : result.turn.stop_feedback.back();
   result.outcome = rules::Decide(result.verdict, rules, result.prior_blocks, last_reason, options.loop);
   result.output = RenderHookOutput(req, result.outcome);
+  RecordDecision(req, result.turn, result.verdict, result.outcome, result.prior_blocks);
   result.judged = true;
   result.judge_ms = MsSince(judge_start);
   return result;

@@ -27,6 +27,9 @@ struct GateOptions {
 
 struct GateResult {
   bool judged = false;           // false: failed open before a verdict
+  bool recorded = false;         // an observe-only event was logged (Cursor,
+                                 // Copilot); for those judged is true and
+                                 // nothing was judged
   std::string fail_open_reason;  // set when !judged
   HookRequest request;
   evidence::Turn turn;

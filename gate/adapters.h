@@ -1,0 +1,71 @@
+// Internal to gate/: what each agent's file (claude_code.cc, codex.cc,
+// gemini.cc, cursor.cc, copilot.cc) provides behind gate/hook_input.h, and
+// the field readers they share. Each Parse* gets the input as a parsed JSON
+// object and fills *out (agent already set); each Render* writes the
+// answer; each Load*Turn reads the turn for a stop request.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+#include <string>
+
+#include "gate/hook_input.h"
+
+namespace causegate::gate::adapters {
+
+using Json = nlohmann::json;
+
+// Field readers: a missing or null field leaves *out as it was; a field of
+// the wrong type is an error naming the field.
+Status ReadString(const Json& doc, const char* field, std::string* out);
+Status ReadOptionalString(const Json& doc, const char* field, std::optional<std::string>* out);
+Status ReadBool(const Json& doc, const char* field, bool* out);
+Status ReadInt(const Json& doc, const char* field, std::optional<int>* out);
+// The first of two spellings that is present (camelCase, snake_case).
+const char* EitherField(const Json& doc, const char* first, const char* second);
+// Any JSON value as text: strings as they are, everything else dumped.
+std::string ValueText(const Json& value);
+
+// One JSON object as compact text; invalid UTF-8 is replaced, never thrown.
+std::string Dump(const Json& answer);
+// {"decision": decision, "reason": reason}: the block answer of Claude
+// Code, Codex and Copilot ("block") and Gemini ("deny").
+std::string DecisionAnswer(const char* decision, const std::string& reason);
+// {"systemMessage": text}: the warning the user sees on an unproven turn.
+std::string SystemMessageAnswer(const std::string& text);
+// The answer of the agents that take a decision and a systemMessage
+// (Claude Code, Codex; Gemini with "deny"): nothing to allow, the decision
+// to block, the warning when a turn is let through unproven.
+std::string DecisionOrWarning(const rules::Outcome& outcome, const char* block_decision);
+
+// The turn from a Claude Code-shaped request: transcript_path, or for a
+// subagent stop agent_transcript_path (read as the subagent's own file).
+// evidence::ReadLastTurn recognises the transcript's format.
+Status LoadTranscriptTurn(const HookRequest& request, evidence::LastTurn* out);
+// "~/" at the start of a path expanded with $HOME.
+std::string ExpandHome(const std::string& path);
+
+Agent DetectAgent(const Json& doc);
+
+Status ParseClaudeCode(const Json& doc, HookRequest* out);
+Status ParseCodex(const Json& doc, HookRequest* out);
+Status ParseGemini(const Json& doc, HookRequest* out);
+Status ParseCursor(const Json& doc, HookRequest* out);
+Status ParseCopilot(const Json& doc, HookRequest* out);
+
+std::string RenderClaudeCode(const HookRequest& request, const rules::Outcome& outcome);
+std::string RenderCodex(const HookRequest& request, const rules::Outcome& outcome);
+std::string RenderGemini(const HookRequest& request, const rules::Outcome& outcome);
+std::string RenderCursor(const HookRequest& request, const rules::Outcome& outcome);
+std::string RenderCopilot(const HookRequest& request, const rules::Outcome& outcome);
+
+Status LoadGeminiTurn(const HookRequest& request, evidence::LastTurn* out);
+Status LoadCursorTurn(const HookRequest& request, evidence::LastTurn* out);
+Status LoadCopilotTurn(const HookRequest& request, evidence::LastTurn* out);
+
+// True for text the gate itself sent back to the agent (a block reason
+// that came back as the next prompt). Every reason starts with "causegate".
+bool IsOurFeedback(std::string_view text);
+
+}  // namespace causegate::gate::adapters

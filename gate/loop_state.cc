@@ -1,0 +1,147 @@
+// One loop policy across agents (rules/loop_policy.h decides; this file
+// counts). Each agent's signal becomes a number of blocks already sent in
+// this turn, and the largest count any signal gives wins:
+//
+//   transcript / session log  "Stop hook feedback" lines since the prompt
+//                             (Claude Code; the session logs of Cursor and
+//                             Copilot; Gemini's retry prompts)
+//   stop_hook_active          at least 1 (Claude Code, Codex, Gemini, Copilot)
+//   Cursor loop_count         at least 1 when > 0 (it counts the whole
+//                             conversation, every hook's follow-ups)
+//   the counter below         Codex, Gemini, Cursor, Copilot
+//
+// Then the limit, the user's warning and the audit record are the same
+// for every agent.
+#include "gate/loop_state.h"
+
+#include <fcntl.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "gate/gate.h"
+#include "gate/state_dir.h"
+#include "rules/reason.h"
+
+namespace causegate::gate {
+namespace {
+
+using nlohmann::json;
+
+long long NowSeconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string CounterPath(const HookRequest& request) {
+  return LoopStatePath(request.agent, request.session_id, request.cwd);
+}
+
+}  // namespace
+
+bool UsesLoopCounter(Agent agent) {
+  return agent == Agent::kCodex || agent == Agent::kGemini || agent == Agent::kCursor || agent == Agent::kCopilot;
+}
+
+std::string TurnKey(const evidence::Turn& turn) { return HashHex(turn.prompt); }
+
+std::string LoopStatePath(Agent agent, std::string_view session_id, std::string_view cwd) {
+  const std::string state = StateDir();
+  if (state.empty()) return "";
+  const std::string key = session_id.empty() ? "cwd-" + HashHex(cwd) : SafeFileName(session_id);
+  return state + "/loop/" + AgentName(agent) + "-" + key + ".json";
+}
+
+int LoadLoopBlocks(const std::string& path, const std::string& turn_key, long long now_seconds) {
+  if (path.empty()) return 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return 0;
+  std::string text;
+  text.resize(4096);
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object()) return 0;
+  const auto turn = doc.find("turn");
+  const auto blocks = doc.find("blocks");
+  const auto updated = doc.find("updated");
+  if (turn == doc.end() || !turn->is_string() || *turn != turn_key) return 0;
+  if (blocks == doc.end() || !blocks->is_number_integer()) return 0;
+  if (updated == doc.end() || !updated->is_number_integer() ||
+      now_seconds - updated->get<long long>() > kLoopStateTtlSeconds) {
+    return 0;
+  }
+  return std::clamp(blocks->get<int>(), 0, 1000);
+}
+
+Status StoreLoopBlocks(const std::string& path, const std::string& turn_key, int blocks, long long now_seconds) {
+  if (path.empty()) return Status::Error("loop counter: neither XDG_STATE_HOME nor HOME is set");
+  if (blocks <= 0) {
+    if (std::remove(path.c_str()) != 0 && errno != ENOENT) return Status::Error(path + ": cannot remove");
+    return Status::Ok();
+  }
+  if (Status s = EnsureDir(path.substr(0, path.rfind('/'))); !s.ok()) return s;
+  const std::string text = json{{"turn", turn_key}, {"blocks", blocks}, {"updated", now_seconds}}.dump() + "\n";
+  const std::string tmp = path + ".tmp" + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out.flush()) return Status::Error(tmp + ": cannot write");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return Status::Error(path + ": cannot replace");
+  }
+  return Status::Ok();
+}
+
+int PriorBlocksFor(const HookRequest& request, const evidence::Turn& turn) {
+  int prior = PriorBlocks(turn, request.stop_hook_active);
+  if (request.loop_count && *request.loop_count > 0) prior = std::max(prior, 1);
+  if (UsesLoopCounter(request.agent)) {
+    prior = std::max(prior, LoadLoopBlocks(CounterPath(request), TurnKey(turn), NowSeconds()));
+  }
+  return prior;
+}
+
+void RecordDecision(const HookRequest& request, const evidence::Turn& turn, const rules::Verdict& verdict,
+                    const rules::Outcome& outcome, int prior_blocks) {
+  if (UsesLoopCounter(request.agent)) {
+    const int blocks = outcome.action == rules::Action::kBlock ? outcome.block_number : 0;
+    if (Status s = StoreLoopBlocks(CounterPath(request), TurnKey(turn), blocks, NowSeconds()); !s.ok()) {
+      spdlog::warn("loop counter not kept: {}", s.message());
+    }
+  }
+  if (outcome.action != rules::Action::kAllowUnproven) return;
+  spdlog::warn("{}", UnprovenAuditRecord(request, verdict, prior_blocks));
+  const bool answer_carries_warning =
+      !(request.agent == Agent::kCursor || (request.agent == Agent::kCopilot && request.camel_case));
+  if (!answer_carries_warning) spdlog::warn("{}", outcome.system_message);
+}
+
+std::string UnprovenAuditRecord(const HookRequest& request, const rules::Verdict& verdict, int prior_blocks) {
+  json record;
+  record["audit"] = "allow-unproven";
+  record["agent"] = AgentName(request.agent);
+  record["event"] = request.event;
+  record["session_id"] = request.session_id;
+  if (!request.turn_id.empty()) record["turn_id"] = request.turn_id;
+  record["prior_blocks"] = prior_blocks;
+  record["unsupported"] = verdict.unsupported();
+  json claims = json::array();
+  for (const rules::Claim& claim : verdict.claims) {
+    if (claim.finding == rules::Finding::kSupported) continue;
+    const auto index = static_cast<std::size_t>(claim.sentence);
+    const std::string sentence = index < verdict.message.sentences.size() ? verdict.message.sentences[index].text : "";
+    claims.push_back({{"finding", rules::FindingName(claim.finding)}, {"sentence", rules::Shorten(sentence, 200)}});
+  }
+  record["claims"] = std::move(claims);
+  return record.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace causegate::gate

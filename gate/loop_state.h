@@ -1,0 +1,46 @@
+// The per-session block counter: how many times the gate already sent the
+// current turn back, remembered between hook calls for the agents whose
+// own signal cannot be trusted to bound the loop (Codex: no cap; Gemini:
+// no cap, and stop_hook_active was always false before its PR #20439;
+// Cursor's loop_count counts the whole conversation's follow-ups; Copilot:
+// a cap of 8, far above ours). Claude Code needs none: its transcript's
+// feedback lines count exactly.
+//
+// One small JSON file per agent and session, STATE/loop/<agent>-<session>.json
+// (gate/state_dir.h): {"turn": key of the turn's prompt, "blocks": n,
+// "updated": unix seconds}. It counts only for the same turn (same
+// prompt) and for kLoopStateTtlSeconds; a turn that ends (allowed, or let
+// through unproven) removes it. Writes go through a temporary file and
+// rename, so a reader sees the old or the new counter, never half.
+// Tests: tests/unit/gate/loop_state_test.cc.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "evidence/status.h"
+#include "evidence/turn.h"
+#include "gate/hook_input.h"
+
+namespace causegate::gate {
+
+inline constexpr long long kLoopStateTtlSeconds = 2 * 3600;
+
+// True for the agents whose prior blocks come (also) from the counter.
+bool UsesLoopCounter(Agent agent);
+
+// The key of a turn: a hash of its prompt.
+std::string TurnKey(const evidence::Turn& turn);
+
+// "" when there is no state folder. An empty session_id uses the working
+// folder, as the session log does.
+std::string LoopStatePath(Agent agent, std::string_view session_id, std::string_view cwd);
+
+// Blocks counted for turn_key at path; 0 when none, for another turn, stale
+// (older than the TTL, measured against now_seconds) or unreadable.
+int LoadLoopBlocks(const std::string& path, const std::string& turn_key, long long now_seconds);
+
+// Stores blocks for turn_key; blocks == 0 removes the file.
+Status StoreLoopBlocks(const std::string& path, const std::string& turn_key, int blocks, long long now_seconds);
+
+}  // namespace causegate::gate

@@ -1,0 +1,74 @@
+// causegate's hook registration in each agent's settings file: where the
+// file is, which events causegate is registered on, and the edit that adds
+// or removes exactly those entries while leaving everything else as it was
+// (other hooks, other keys, key order). The shapes are those of
+// gate/HOOKS.md; the registration commands carry `hook --agent NAME`.
+//
+// An entry is causegate's when its command is the causegate binary (any
+// path whose file name starts with "causegate") followed by "hook": in exec
+// form command + args ["hook", ...], in shell form the first two words of
+// the command string. That mark is what --uninstall removes, so an entry
+// written by an older install, or with another --binary, is found too.
+// Tests: tests/unit/install/registration_test.cc.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "evidence/status.h"
+
+namespace causegate::install {
+
+enum class Agent { kClaudeCode, kCodex, kGemini, kCursor, kCopilot };
+inline constexpr Agent kAllAgents[] = {Agent::kClaudeCode, Agent::kCodex, Agent::kGemini, Agent::kCursor,
+                                       Agent::kCopilot};
+
+const char* AgentName(Agent agent);  // as `causegate hook --agent` spells it
+bool ParseAgent(std::string_view name, Agent* agent);
+
+enum class Scope {
+  kUser,     // the user's own settings (~/.claude, ~/.codex, ...)
+  kProject,  // the project's settings, under the project folder
+};
+
+struct Places {
+  std::string home;     // $HOME
+  std::string project;  // the project folder (the working folder)
+};
+
+// The settings file that holds the agent's hooks for scope.
+std::string SettingsPath(Agent agent, Scope scope, const Places& places);
+// The folder whose presence shows the agent is in use (init with no --agent).
+std::string AgentFolder(Agent agent, Scope scope, const Places& places);
+// The hook events causegate registers for the agent, in the order written.
+std::vector<std::string> HookEvents(Agent agent);
+
+enum class Edit { kAdd, kRemove };
+
+struct EditResult {
+  std::string after;                 // the new file text ("" with remove_file)
+  std::vector<std::string> added;    // events that got an entry
+  std::vector<std::string> updated;  // events whose entry was rewritten (other binary path)
+  std::vector<std::string> removed;  // events whose entry was removed
+  bool remove_file = false;          // nothing but causegate's entries was left
+};
+
+// Applies edit to the settings text `before` (exists: whether the file was
+// there; a missing or empty file is an empty object). binary: the absolute
+// path of the causegate binary to register. Keys keep their order, the
+// indentation of the file is kept (detected from its first indented line;
+// 2 spaces by default), and a final newline is kept as it was.
+// had_backup: a FILE.causegate-backup exists, i.e. the file was there
+// before causegate first touched it; removing every entry then keeps the
+// file (as "{}") instead of deleting it.
+// Errors: `before` is not JSON, or not an object, or a hooks section has
+// an unexpected shape (the file is then left untouched by the caller).
+Status EditSettings(Agent agent, Edit edit, const std::string& binary, const std::string& before, bool exists,
+                    bool had_backup, EditResult* out);
+
+// The words of a shell command line for a registration: word quoted with
+// single quotes when it holds anything but [A-Za-z0-9_./=:-].
+std::string ShellQuote(std::string_view word);
+
+}  // namespace causegate::install
