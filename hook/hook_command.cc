@@ -15,8 +15,21 @@ int RunHookCommand(const HookCommandOptions& options) {
     spdlog::warn("allowed without judging (fail-open): {}", s.message());
     return 0;
   }
+  if (!options.daemon.url.empty()) {
+    std::string answer;
+    const Status asked = AskDaemon(options.daemon, input, &answer);
+    if (asked.ok()) {
+      std::fwrite(answer.data(), 1, answer.size(), stdout);  // already the hook's exact stdout
+      std::fflush(stdout);
+      return 0;
+    }
+    spdlog::warn("{}; judging locally", asked.message());
+  }
   std::shared_ptr<const rules::RuleSet> rules;
-  if (Status s = rules::LoadRuleSet(options.rules_dir, &rules); !s.ok()) {
+  // Observe-only events (Cursor, Copilot) judge nothing: no packs to compile.
+  if (Status s = gate::IsObserveOnlyInput(input, options.agent) ? rules::RuleSet::Compile({}, &rules)
+                                                                : rules::LoadRuleSet(options.rules_dir, &rules);
+      !s.ok()) {
     // A broken user pack is loud, but the agent still gets to stop.
     spdlog::error("allowed without judging (fail-open): rule packs: {}", s.message());
     return 0;

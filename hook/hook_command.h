@@ -9,6 +9,7 @@
 #include <string>
 
 #include "gate/gate.h"
+#include "hook/daemon_client.h"
 
 namespace causegate::hook {
 
@@ -16,6 +17,9 @@ struct HookCommandOptions {
   gate::Agent agent = gate::Agent::kAuto;
   std::string rules_dir;       // extra packs ("" = defaults only)
   gate::GateOptions gate;
+  // --server: ask a running daemon first (url "" = never); when it cannot
+  // answer in time, or did not judge, the hook judges locally.
+  DaemonOptions daemon;
 };
 
 // Runs one hook call on stdin/stdout. Returns the process exit code (0).

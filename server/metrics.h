@@ -1,0 +1,65 @@
+// The daemon's counters, rendered in the Prometheus text exposition format
+// (version 0.0.4) for GET /metrics. Metric names and labels are listed in
+// server/API.md ("Metrics"). Label values come from a closed set (routes,
+// status codes, decisions, findings, rule ids of loaded packs), so the
+// number of series stays bounded. Thread-safe.
+// Tests: tests/unit/server/metrics_test.cc.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace causegate::server {
+
+// Upper bounds (seconds) of the judge latency histogram buckets; +Inf is implied.
+inline constexpr std::array<double, 13> kLatencyBuckets = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
+                                                           0.025,  0.05,    0.1,    0.25,  0.5,   1.0};
+
+enum class ReloadResult { kOk, kFailed };
+
+struct VerdictSample {
+  std::string route;     // "/hook" or "/v1/judge"
+  std::string decision;  // rules::ActionName: "allow", "block", "allow-unproven"
+  // One (rule id, finding) per claim, supported claims included.
+  std::vector<std::pair<std::string, std::string>> claims;
+  double seconds = 0;    // reading the turn + judging
+};
+
+// Gauges read at render time.
+struct MetricsGauges {
+  double uptime_seconds = 0;
+  std::size_t rules_loaded = 0;
+  std::size_t packs_loaded = 0;
+};
+
+class Metrics {
+ public:
+  void CountRequest(std::string_view route, int status);
+  void RecordVerdict(const VerdictSample& sample);
+  // A hook request answered without a verdict (fail open).
+  void CountFailOpen(std::string_view route);
+  void CountReload(ReloadResult result);
+
+  std::string Render(const MetricsGauges& gauges) const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::pair<std::string, int>, std::uint64_t> requests_;
+  std::map<std::pair<std::string, std::string>, std::uint64_t> verdicts_;  // route, decision
+  std::map<std::string, std::uint64_t> findings_;
+  std::map<std::string, std::uint64_t> rule_hits_;
+  std::map<std::string, std::uint64_t> fail_open_;
+  std::array<std::uint64_t, kLatencyBuckets.size()> buckets_{};  // non-cumulative
+  std::uint64_t latency_count_ = 0;
+  double latency_sum_ = 0;
+  std::uint64_t reloads_ok_ = 0;
+  std::uint64_t reloads_failed_ = 0;
+};
+
+}  // namespace causegate::server
