@@ -1,0 +1,175 @@
+// Every turn of a file through the same calls the live hook makes at a
+// stop (rules::JudgeTurn, gate::PriorBlocks, rules::Decide), in file order,
+// pushing each judged turn into the session history the next ones are
+// judged with. The turn's record is rules::VerdictToJson's verdict, minus
+// the block reason (long, and the same protocol text each time: `causegate
+// explain FILE --turn N` prints it), plus the turn's place in the file and
+// the span of each claim in the final message.
+// Tests: tests/unit/batch/check_file_test.cc.
+#include "batch/check_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <exception>
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "batch/session_history.h"
+#include "evidence/transcript.h"
+#include "gate/gate.h"
+#include "rules/message.h"
+#include "rules/protocol_steps.h"
+#include "rules/reason.h"
+#include "rules/verdict.h"
+#include "rules/verdict_json.h"
+
+namespace causegate::batch {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr std::size_t kPromptExcerptChars = 200;
+// The readers' error for a file that holds no prompt (evidence/transcript.h).
+constexpr std::string_view kNoPrompt = ": no user prompt found";
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+std::string Excerpt(std::string_view text) {
+  std::string flat;
+  for (const char c : text) {
+    if (IsSpace(c)) {
+      if (!flat.empty() && flat.back() != ' ') flat.push_back(' ');
+    } else {
+      flat.push_back(c);
+    }
+    if (flat.size() > 4 * kPromptExcerptChars) break;
+  }
+  while (!flat.empty() && flat.back() == ' ') flat.pop_back();
+  return rules::Shorten(flat, kPromptExcerptChars);
+}
+
+bool EndsWith(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+evidence::SessionKind KindOf(const std::string& path, evidence::TranscriptFormat format) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  return format == evidence::TranscriptFormat::kClaudeCode && name.rfind("agent-", 0) == 0
+             ? evidence::SessionKind::kSubagent
+             : evidence::SessionKind::kMain;
+}
+
+// The quoted fragments JudgeTurn can look up: long enough, in the part of
+// the message it reads.
+std::vector<std::string> CitableFragments(const std::string& message) {
+  const std::string_view text = std::string_view(message).substr(0, limits::kMaxMessageBytes);
+  std::vector<std::string> out;
+  for (rules::Fragment& fragment : rules::ParseMessage(text).fragments) {
+    if (fragment.long_enough) out.push_back(std::move(fragment.text));
+  }
+  return out;
+}
+
+Status MakeRecord(const std::string& path, int index, const evidence::Turn& turn, const rules::Verdict& verdict,
+                  const rules::Outcome& outcome, int prior_blocks, const rules::RuleSet& rules, TurnRecord* out) {
+  Json record;
+  try {
+    Json judged = Json::parse(rules::VerdictToJson(verdict, rules, &outcome));
+    judged.erase("reason");
+    Json& claims = judged["claims"];
+    for (std::size_t i = 0; i < verdict.claims.size() && i < claims.size(); ++i) {
+      const rules::Sentence& s = verdict.message.sentences[static_cast<std::size_t>(verdict.claims[i].sentence)];
+      const Span span = SentenceSpan(turn.final_message, s.offset, s.text);
+      claims[i]["span"] = {span.begin, span.end};
+    }
+    record = {{"file", path},
+              {"turn", index + 1},
+              {"prompt_line", turn.prompt_line},
+              {"final_line", turn.final_line},
+              {"prompt_excerpt", Excerpt(turn.prompt)},
+              {"final_message", turn.final_message},
+              {"prior_blocks", prior_blocks},
+              {"transcript_truncated", turn.truncated}};
+    for (auto& [key, value] : judged.items()) record[key] = std::move(value);
+    return ParseTurnRecord(record.dump(-1, ' ', false, Json::error_handler_t::replace), out);
+  } catch (const std::exception& e) {
+    return Status::Error(path + ": turn " + std::to_string(index + 1) + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+Span SentenceSpan(std::string_view message, std::size_t offset, std::string_view sentence) {
+  offset = std::min(offset, message.size());
+  const std::size_t max_skipped = 64 + sentence.size();
+  std::size_t i = offset;
+  std::size_t j = 0;
+  std::size_t skipped = 0;
+  while (j < sentence.size() && i < message.size() && skipped <= max_skipped) {
+    const char a = message[i];
+    const char b = sentence[j];
+    if (a == b) {
+      ++i;
+      ++j;
+    } else if (IsSpace(a) && (IsSpace(b) || (j > 0 && IsSpace(sentence[j - 1])))) {
+      ++i;  // a line break or more white space in the raw text
+    } else if (IsSpace(b)) {
+      ++j;
+    } else {
+      ++i;  // markup the sentence text has lost: * _ ` \ entities
+      ++skipped;
+    }
+  }
+  if (j == sentence.size()) return Span{offset, i};
+  std::size_t end = std::min(message.size(), offset + sentence.size());
+  while (end > offset && end < message.size() && (static_cast<unsigned char>(message[end]) & 0xC0) == 0x80) --end;
+  return Span{offset, end};
+}
+
+FileCheck CheckFile(const std::string& path, const rules::RuleSet& rules, const CheckOptions& options) {
+  FileCheck out;
+  out.file.path = path;
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  out.file.bytes = ec ? 0 : static_cast<std::int64_t>(size);
+
+  evidence::TranscriptFormat format = evidence::TranscriptFormat::kUnknown;
+  if (Status s = evidence::DetectTranscriptFormat(path, &format); !s.ok()) {
+    out.file.error = s.message();
+    return out;
+  }
+  out.file.format = evidence::TranscriptFormatName(format);
+
+  SessionHistory history(options.max_history_bytes);
+  Status failed = Status::Ok();
+  int visited = 0;
+  const Status s = evidence::ForEachTurn(path, KindOf(path, format), [&](const evidence::Turn& turn, int index) {
+    ++visited;
+    // Protocol tracking reads the newest turns whole when the prompt follows
+    // up on them (rules::LoadDiagnosisTurns); the look-up only what can hold
+    // a quote.
+    const int whole = rules::FollowUpRule(rules, turn.prompt) >= 0 ? limits::kMaxStepTurnsBack : 0;
+    const std::unique_ptr<evidence::History> earlier = history.View(CitableFragments(turn.final_message), whole);
+    const rules::Verdict verdict = rules::JudgeTurn(turn, earlier.get(), rules);
+    const int prior = gate::PriorBlocks(turn, /*continuing=*/false);
+    const std::string& last_reason = turn.stop_feedback.empty() ? std::string() : turn.stop_feedback.back();
+    const rules::Outcome outcome = rules::Decide(verdict, rules, prior, last_reason, options.loop);
+    TurnRecord record;
+    failed = MakeRecord(path, index, turn, verdict, outcome, prior, rules, &record);
+    if (!failed.ok()) return false;
+    out.turns.push_back(std::move(record));
+    history.Push(turn);
+    return true;
+  });
+  out.file.turns = static_cast<int>(out.turns.size());
+  if (!failed.ok()) {
+    out.file.error = failed.message();
+  } else if (!s.ok() && !(visited == 0 && EndsWith(s.message(), kNoPrompt))) {
+    out.file.error = s.message();
+  }
+  return out;
+}
+
+}  // namespace causegate::batch

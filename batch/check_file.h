@@ -1,0 +1,49 @@
+// Judging every turn of one saved transcript with the verdict the live hook
+// would have given at that turn's stop: the turn is judged with the turns
+// before it as its history (batch/session_history.h), and the loop guard
+// is applied as the hook applies it, counting the gate's own "Stop hook
+// feedback" (or Codex <hook_prompt>) lines in the turn (gate::PriorBlocks).
+// One turn is in memory at a time, plus the bounded history.
+//
+// A Claude Code file named agent-*.jsonl is a subagent's own transcript and
+// is read as one (its task prompt is its prompt); every other file as a
+// session. A file with no prompt at all is read, with no turns; a file that
+// cannot be opened, or is of no format causegate knows, is unreadable and
+// carries the reason.
+// Tests: tests/unit/batch/check_file_test.cc.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "batch/results.h"
+#include "evidence/limits.h"
+#include "rules/loop_policy.h"
+#include "rules/rule_set.h"
+
+namespace causegate::batch {
+
+struct CheckOptions {
+  rules::LoopPolicy loop;
+  std::size_t max_history_bytes = limits::kMaxEvidenceBytes;
+};
+
+struct FileCheck {
+  FileRecord file;
+  std::vector<TurnRecord> turns;
+};
+
+// Thread-safe for concurrent calls sharing one RuleSet.
+FileCheck CheckFile(const std::string& path, const rules::RuleSet& rules, const CheckOptions& options);
+
+// [begin, end) of a sentence in the raw final message, given where it
+// starts and its text with inline markup removed (rules/message.h):
+// the raw text is walked along the sentence, skipping markup characters.
+struct Span {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+};
+Span SentenceSpan(std::string_view message, std::size_t offset, std::string_view sentence);
+
+}  // namespace causegate::batch

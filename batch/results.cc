@@ -1,0 +1,232 @@
+// The JSON form of check results. Written with one turn object per line
+// (so that `grep` and `jq -c` work on it) by splicing the compact objects
+// the records keep, never re-encoding them; read back field by field with
+// type checks, so that a hand-edited or foreign file is an error that
+// names the field, not a crash.
+// Tests: tests/unit/batch/results_test.cc.
+#include "batch/results.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <exception>
+#include <utility>
+
+namespace causegate::batch {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+constexpr const char* kFormatName = "causegate-check";
+constexpr int kFormatVersion = 1;
+
+std::string Str(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::int64_t Int(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0;
+}
+
+const json* Array(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_array() ? &*it : nullptr;
+}
+
+CitationRecord ParseCitation(const json& c) {
+  CitationRecord out;
+  out.fragment = Str(c, "fragment");
+  out.origin = Str(c, "origin");
+  out.found_in = Str(c, "found_in");
+  out.excerpt = Str(c, "excerpt");
+  const auto call = c.find("tool_call");
+  if (call != c.end() && call->is_object()) {
+    out.tool = Str(*call, "tool");
+    out.command = Str(*call, "command");
+    out.call_line = Int(*call, "line");
+    out.turns_back = static_cast<int>(Int(*call, "turns_back"));
+  }
+  return out;
+}
+
+ClaimRecord ParseClaim(const json& c) {
+  ClaimRecord out;
+  out.sentence = Str(c, "sentence");
+  out.rule = Str(c, "rule");
+  out.finding = Str(c, "finding");
+  out.lang = Str(c, "lang");
+  const auto span = c.find("span");
+  if (span != c.end() && span->is_array() && span->size() == 2 && (*span)[0].is_number_unsigned() &&
+      (*span)[1].is_number_unsigned()) {
+    out.span_begin = (*span)[0].get<std::size_t>();
+    out.span_end = (*span)[1].get<std::size_t>();
+  }
+  if (const json* citations = Array(c, "citations")) {
+    for (const json& citation : *citations) {
+      if (citation.is_object()) out.citations.push_back(ParseCitation(citation));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int TurnRecord::unsupported() const {
+  int n = 0;
+  for (const ClaimRecord& claim : claims) n += !claim.supported();
+  return n;
+}
+
+Summary Summarize(const CheckResults& results) {
+  Summary s;
+  s.files = static_cast<int>(results.files.size());
+  for (const FileRecord& file : results.files) {
+    s.unreadable += file.unreadable();
+    s.bytes += file.bytes;
+  }
+  s.turns = static_cast<int>(results.turns.size());
+  for (const TurnRecord& turn : results.turns) {
+    s.blocked += turn.blocked();
+    s.unproven += turn.unproven();
+    s.claims += static_cast<int>(turn.claims.size());
+    for (const ClaimRecord& claim : turn.claims) {
+      if (!claim.supported()) ++s.findings[claim.finding];
+    }
+  }
+  return s;
+}
+
+void Normalize(CheckResults* results) {
+  std::stable_sort(results->files.begin(), results->files.end(),
+                   [](const FileRecord& a, const FileRecord& b) { return a.path < b.path; });
+  results->files.erase(std::unique(results->files.begin(), results->files.end(),
+                                   [](const FileRecord& a, const FileRecord& b) { return a.path == b.path; }),
+                       results->files.end());
+  std::stable_sort(results->turns.begin(), results->turns.end(), [](const TurnRecord& a, const TurnRecord& b) {
+    return a.file != b.file ? a.file < b.file : a.turn < b.turn;
+  });
+  results->turns.erase(std::unique(results->turns.begin(), results->turns.end(),
+                                   [](const TurnRecord& a, const TurnRecord& b) {
+                                     return a.file == b.file && a.turn == b.turn;
+                                   }),
+                       results->turns.end());
+}
+
+Status ParseTurnRecord(std::string_view json_text, TurnRecord* out) {
+  json t;
+  try {
+    t = json::parse(json_text.begin(), json_text.end(), nullptr, /*allow_exceptions=*/false);
+  } catch (const std::exception& e) {
+    return Status::Error(std::string("turn: ") + e.what());
+  }
+  if (!t.is_object()) return Status::Error("turn: not a JSON object");
+  if (!t.contains("file") || !t["file"].is_string() || !t.contains("turn") || !t["turn"].is_number_integer()) {
+    return Status::Error("turn: \"file\" (string) and \"turn\" (integer) are required");
+  }
+  TurnRecord r;
+  try {
+    r.file = Str(t, "file");
+    r.turn = static_cast<int>(Int(t, "turn"));
+    r.prompt_line = Int(t, "prompt_line");
+    r.final_line = Int(t, "final_line");
+    r.prompt_excerpt = Str(t, "prompt_excerpt");
+    r.final_message = Str(t, "final_message");
+    r.action = Str(t, "action");
+    if (r.action.empty()) r.action = Str(t, "decision") == "block" ? "block" : "allow";
+    r.prior_blocks = static_cast<int>(Int(t, "prior_blocks"));
+    if (const json* claims = Array(t, "claims")) {
+      for (const json& claim : *claims) {
+        if (claim.is_object()) r.claims.push_back(ParseClaim(claim));
+      }
+    }
+    r.json = t.dump(-1, ' ', false, json::error_handler_t::replace);
+  } catch (const std::exception& e) {
+    return Status::Error(std::string("turn: ") + e.what());
+  }
+  *out = std::move(r);
+  return Status::Ok();
+}
+
+std::string RenderJson(const CheckResults& results) {
+  const Summary s = Summarize(results);
+  json findings = json::object();
+  for (const auto& [finding, n] : s.findings) findings[finding] = n;
+  json summary = {{"files", s.files},       {"unreadable", s.unreadable}, {"turns", s.turns},
+                  {"blocked", s.blocked},   {"unproven", s.unproven},     {"block_rate", s.block_rate()},
+                  {"claims", s.claims},     {"bytes", s.bytes},           {"findings", std::move(findings)}};
+  std::string out = "{\"format\":\"" + std::string(kFormatName) + "\",\"version\":" + std::to_string(kFormatVersion) +
+                    ",\n\"summary\":" + summary.dump(-1, ' ', false, json::error_handler_t::replace) +
+                    ",\n\"files\":[";
+  bool first = true;
+  for (const FileRecord& f : results.files) {
+    json file = {{"path", f.path}, {"format", f.format}, {"bytes", f.bytes}, {"turns", f.turns}};
+    if (f.unreadable()) file["error"] = f.error;
+    out += first ? "\n" : ",\n";
+    out += file.dump(-1, ' ', false, json::error_handler_t::replace);
+    first = false;
+  }
+  out += "],\n\"turns\":[";
+  first = true;
+  for (const TurnRecord& t : results.turns) {
+    out += first ? "\n" : ",\n";
+    out += t.json;
+    first = false;
+  }
+  out += "]}\n";
+  return out;
+}
+
+Status ParseResultsJson(std::string_view text, const std::string& source, CheckResults* out) {
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  } catch (const std::exception& e) {
+    return Status::Error(source + ": " + e.what());
+  }
+  if (doc.is_discarded() || !doc.is_object()) {
+    return Status::Error(source + ": not check results (not one JSON object; write them with causegate check "
+                                  "--format json)");
+  }
+  if (Str(doc, "format") != kFormatName) {
+    return Status::Error(source + ": not check results (\"format\" is not \"" + kFormatName +
+                         "\"; write them with causegate check --format json)");
+  }
+  if (Int(doc, "version") != kFormatVersion) {
+    return Status::Error(source + ": results version " + std::to_string(Int(doc, "version")) +
+                         " (this causegate reads version " + std::to_string(kFormatVersion) + ")");
+  }
+  CheckResults results;
+  try {
+    if (const json* files = Array(doc, "files")) {
+      for (const json& f : *files) {
+        if (!f.is_object() || Str(f, "path").empty()) return Status::Error(source + ": files: entry without \"path\"");
+        FileRecord file;
+        file.path = Str(f, "path");
+        file.format = Str(f, "format");
+        file.bytes = Int(f, "bytes");
+        file.turns = static_cast<int>(Int(f, "turns"));
+        file.error = Str(f, "error");
+        results.files.push_back(std::move(file));
+      }
+    }
+    if (const json* turns = Array(doc, "turns")) {
+      std::size_t i = 0;
+      for (const json& t : *turns) {
+        TurnRecord record;
+        if (Status s = ParseTurnRecord(t.dump(-1, ' ', false, json::error_handler_t::replace), &record); !s.ok()) {
+          return Status::Error(source + ": turns[" + std::to_string(i) + "]: " + s.message());
+        }
+        results.turns.push_back(std::move(record));
+        ++i;
+      }
+    }
+  } catch (const std::exception& e) {
+    return Status::Error(source + ": " + e.what());
+  }
+  *out = std::move(results);
+  return Status::Ok();
+}
+
+}  // namespace causegate::batch

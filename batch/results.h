@@ -1,0 +1,105 @@
+// What `causegate check` found, as plain data every report is rendered
+// from, and its JSON form (`--format json`), which `causegate merge` reads
+// back so that shards merge into any report. The JSON schema is in
+// batch/CHECK.md; a turn's object is rules::VerdictToJson's verdict with the
+// turn's place in the file added, so the same fields mean the same thing in
+// `explain --format json` and here.
+// Tests: tests/unit/batch/results_test.cc.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "evidence/status.h"
+
+namespace causegate::batch {
+
+struct CitationRecord {
+  std::string fragment;   // as quoted
+  std::string origin;     // inline-code, code-line, quote-line, quoted, evidence-line
+  std::string found_in;   // tool-output, self-made-output, tool-input, user-message, nowhere
+  std::string tool;       // the call it was found in ("" when none)
+  std::string command;
+  std::int64_t call_line = 0;  // transcript line of that call (0: unknown)
+  int turns_back = 0;
+  std::string excerpt;    // the output line(s) around the match
+};
+
+struct ClaimRecord {
+  std::string sentence;             // as written, inline markup removed
+  std::size_t span_begin = 0;       // the sentence in TurnRecord::final_message,
+  std::size_t span_end = 0;         // byte offsets [begin, end)
+  std::string rule;                 // claim rule id
+  std::string finding;              // supported, fabricated, user-only, no-probe, no-citation
+  std::string lang;                 // en, zh
+  std::vector<CitationRecord> citations;
+  bool supported() const { return finding == "supported"; }
+};
+
+struct TurnRecord {
+  std::string file;
+  int turn = 0;                     // 1-based, in file order
+  std::int64_t prompt_line = 0;     // transcript lines (1-based; 0: unknown)
+  std::int64_t final_line = 0;
+  std::string prompt_excerpt;
+  std::string final_message;
+  std::string action;               // allow, block, allow-unproven (rules::ActionName)
+  int prior_blocks = 0;             // blocks the transcript shows before this stop
+  std::vector<ClaimRecord> claims;
+  std::string json;                 // the whole turn object, compact (--format json)
+
+  bool blocked() const { return action == "block"; }
+  bool unproven() const { return action == "allow-unproven"; }
+  // The turn's final message asserts a cause no tool output supports: the
+  // gate blocks this stop, or lets it through only because its loop limit
+  // is reached. These are the turns that fail a check.
+  bool flagged() const { return action != "allow"; }
+  int unsupported() const;
+};
+
+struct FileRecord {
+  std::string path;
+  std::string format;               // claude-code, codex-rollout ("" when unread)
+  std::int64_t bytes = 0;
+  int turns = 0;
+  std::string error;                // "" unless the file could not be read
+  bool unreadable() const { return !error.empty(); }
+};
+
+struct CheckResults {
+  std::vector<FileRecord> files;    // sorted by path
+  std::vector<TurnRecord> turns;    // by file, then turn
+};
+
+struct Summary {
+  int files = 0;
+  int unreadable = 0;
+  int turns = 0;
+  int blocked = 0;                  // action block
+  int unproven = 0;                 // action allow-unproven
+  int claims = 0;
+  std::int64_t bytes = 0;
+  std::map<std::string, int> findings;  // unsupported claims per finding
+  int flagged() const { return blocked + unproven; }
+  double block_rate() const { return turns > 0 ? static_cast<double>(flagged()) / turns : 0.0; }
+};
+
+Summary Summarize(const CheckResults& results);
+
+// Sorts files by path and turns by (file, turn); drops repeated files
+// (a file checked by two shards), keeping the first.
+void Normalize(CheckResults* results);
+
+// One turn object (see CHECK.md) into a record; keeps the text as json.
+Status ParseTurnRecord(std::string_view json_text, TurnRecord* out);
+
+// The JSON document of --format json.
+std::string RenderJson(const CheckResults& results);
+
+// Reads a document RenderJson wrote. source names it in errors.
+Status ParseResultsJson(std::string_view text, const std::string& source, CheckResults* out);
+
+}  // namespace causegate::batch

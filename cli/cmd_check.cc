@@ -1,0 +1,100 @@
+// `causegate check PATH...`: every turn of every saved transcript judged as
+// the live hook would have judged each stop, in parallel over files, with
+// the reports CI tools read. The work is in batch/; this file is the
+// command line. Contract (formats, JSON schema, exit codes): batch/CHECK.md.
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "batch/discover.h"
+#include "batch/outputs.h"
+#include "batch/run.h"
+#include "batch/shard.h"
+#include "cli/commands.h"
+#include "cli/report_args.h"
+
+namespace causegate::cli {
+namespace {
+
+struct CheckArgs {
+  std::vector<std::string> paths;
+  int jobs = 0;
+  std::string shard;
+  int max_blocks = 2;
+  ReportArgs report;
+};
+
+// A check reads, copies and frees megabytes of tool output per turn. With
+// glibc's defaults each such block is a fresh mmap whose pages fault in
+// again every time; keeping freed memory in the heap instead costs no more
+// memory than the largest turn, and saves the faults (bench/README.md).
+void KeepFreedMemory() {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 256 << 20);
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
+#endif
+}
+
+int RunCheck(const CheckArgs& args, const Common& common) {
+  batch::Shard shard;
+  if (!args.shard.empty()) {
+    if (Status s = batch::ParseShard(args.shard, &shard); !s.ok()) {
+      std::fprintf(stderr, "causegate check: %s\n", s.message().c_str());
+      return batch::kExitInputError;
+    }
+  }
+  if (!ValidReportArgs("check", args.report)) return batch::kExitInputError;
+  std::shared_ptr<const rules::RuleSet> rules;
+  if (Status s = rules::LoadRuleSet(common.rules_dir, &rules); !s.ok()) {
+    std::fprintf(stderr, "causegate check: %s\n", s.message().c_str());
+    return batch::kExitInputError;
+  }
+
+  const batch::Discovery found = batch::DiscoverTranscripts(args.paths);
+  int input_errors = 0;
+  for (const std::string& error : found.errors) {
+    std::fprintf(stderr, "causegate check: %s\n", error.c_str());
+    ++input_errors;
+  }
+  if (found.files.empty() && found.errors.empty()) {
+    std::fprintf(stderr, "causegate check: no transcripts (*.jsonl) found\n");
+    ++input_errors;
+  }
+  std::vector<std::string> files;
+  for (const std::string& file : found.files) {
+    if (batch::InShard(file, shard)) files.push_back(file);
+  }
+
+  KeepFreedMemory();
+  batch::RunOptions options;
+  options.jobs = args.jobs;
+  options.check.loop.max_blocks = args.max_blocks;
+  options.progress = !args.report.quiet && isatty(STDERR_FILENO);
+  const batch::CheckResults results = batch::CheckFiles(files, *rules, options);
+  return FinishReports("check", results, *rules, args.report, input_errors);
+}
+
+void AddCheckCommand(CLI::App& app, Common& common) {
+  auto* cmd = app.add_subcommand(
+      "check", "Judge every turn of saved transcripts (files, folders, globs) and report for CI");
+  auto args = std::make_shared<CheckArgs>();
+  cmd->add_option("paths", args->paths, "Transcript files, folders (every *.jsonl below) or globs")->required();
+  cmd->add_option("-j,--jobs", args->jobs, "Files checked in parallel (default: one per core)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--shard", args->shard, "Check only share I of N of the files, by path hash (e.g. 2/4)");
+  cmd->add_option("--max-blocks", args->max_blocks, "Blocks per turn before the gate lets a turn through")
+      ->check(CLI::PositiveNumber);
+  AddReportOptions(cmd, &args->report);
+  cmd->callback([&common, args] { common.exit_code = RunCheck(*args, common); });
+}
+
+const Registrar kRegister(40, AddCheckCommand);
+
+}  // namespace
+}  // namespace causegate::cli

@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""End-to-end: `causegate check` and `causegate merge` on a small corpus
+written here (Claude Code sessions, a Codex CLI rollout, a broken file), as
+CI runs them.
+
+Checks the exit codes (0 / 1 / 2, --max-block-rate), that every report is
+read by a real consumer where one exists (JUnit XML by xml.etree with the
+elements and counts JUnit readers require, SARIF against the SARIF 2.1.0
+schema subset in check_sarif_schema.json with python3-jsonschema), that
+the reports agree with the JSON results, that -j does not change results,
+and that --shard I/N splits a corpus into disjoint shares whose merged
+results equal one full run.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+FAILURES = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print("  FAIL " + what)
+
+
+def run(binary, *args, cwd=None):
+    p = subprocess.run([binary] + list(args), capture_output=True, cwd=cwd, timeout=120)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+# ------------------------------------------------------------------ corpus
+
+def claude_line(typ, message, n, **extra):
+    obj = {"parentUuid": None, "isSidechain": False, "userType": "external", "cwd": "/srv/app",
+           "sessionId": "5c1d7a34-0000-4000-8000-00000000000%d" % (n % 10), "version": "2.1.59", "type": typ,
+           "message": message, "uuid": "u-%d" % n, "timestamp": "2026-03-01T10:00:%02d.000Z" % (n % 60)}
+    obj.update(extra)
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def session(turns):
+    """turns: (prompt, [(command, output)], final)."""
+    lines, n = [], 0
+    for prompt, calls, final in turns:
+        n += 1
+        lines.append(claude_line("user", {"role": "user", "content": prompt}, n))
+        for k, (command, output) in enumerate(calls):
+            n += 1
+            tid = "toolu_%d_%d" % (n, k)
+            lines.append(claude_line("assistant", {"id": "msg_c%d" % n, "role": "assistant", "content": [
+                {"type": "tool_use", "id": tid, "name": "Bash", "input": {"command": command}}]}, n))
+            n += 1
+            lines.append(claude_line("user", {"role": "user", "content": [
+                {"tool_use_id": tid, "type": "tool_result", "content": output, "is_error": False}]}, n,
+                toolUseResult={"stdout": output, "stderr": ""}))
+        n += 1
+        lines.append(claude_line("assistant", {"id": "msg_f%d" % n, "role": "assistant",
+                                               "content": [{"type": "text", "text": final}]}, n))
+    return "\n".join(lines) + "\n"
+
+
+def rollout(prompt, command, output, final):
+    def line(typ, payload):
+        return json.dumps({"timestamp": "2026-03-02T10:00:00.000Z", "type": typ, "payload": payload})
+    return "\n".join([
+        line("session_meta", {"id": "019b", "cwd": "/srv/app", "cli_version": "0.77.0"}),
+        line("event_msg", {"type": "task_started", "turn_id": "1"}),
+        line("response_item", {"type": "message", "role": "user", "content": [{"type": "input_text", "text": prompt}]}),
+        line("event_msg", {"type": "user_message", "message": prompt, "images": []}),
+        line("response_item", {"type": "function_call", "name": "shell", "call_id": "c1",
+                               "arguments": json.dumps({"command": ["bash", "-lc", command]})}),
+        line("response_item", {"type": "function_call_output", "call_id": "c1", "output": output}),
+        line("response_item", {"type": "message", "role": "assistant",
+                               "content": [{"type": "output_text", "text": final}]}),
+        line("event_msg", {"type": "task_complete", "turn_id": "1", "last_agent_message": final}),
+    ]) + "\n"
+
+
+OOM = "kernel: Out of memory: Killed process 4812 (python)"
+
+
+def write_corpus(root):
+    if os.path.isdir(root):
+        shutil.rmtree(root)
+    clean = os.path.join(root, "clean")
+    mixed = os.path.join(root, "mixed", "2026", "03")
+    os.makedirs(clean)
+    os.makedirs(mixed)
+    with open(os.path.join(clean, "ok.jsonl"), "w") as f:
+        f.write(session([("why did the export job die?", [("dmesg | tail -1", OOM)],
+                          "The job died because `Out of memory: Killed process 4812`."),
+                         ("rename the flag", [], "Renamed it; tests pass.")]))
+    with open(os.path.join(mixed, "a.jsonl"), "w") as f:
+        f.write(session([("why did the export job die?", [("dmesg | tail -1", OOM)],
+                          "The job died because `Out of memory: Killed process 4812`."),
+                         ("why is the api slow since the deploy?", [("uptime", "load average: 0.10")],
+                          "The API is slow because `Connection pool exhausted: 64/64 in use`."),
+                         ("and the worker?", [], "The worker crashed because the disk filled up."),
+                         ("add a test", [], "Added the test.")]))
+    with open(os.path.join(mixed, "rollout-2026-03-02T10-00-00-x.jsonl"), "w") as f:
+        f.write(rollout("why does the nightly job fail?", "journalctl -u nightly | tail -2",
+                        "nightly[77]: error: permission denied: /var/lib/nightly",
+                        "The nightly job fails because `error: permission denied: /var/lib/nightly/lock`."))
+    broken = os.path.join(root, "mixed", "broken.jsonl")
+    with open(broken, "w") as f:
+        f.write("this is not a transcript\n")
+    return clean, os.path.join(root, "mixed")
+
+
+# ------------------------------------------------------------------ consumers
+
+def check_junit(path, results):
+    tree = ET.parse(path)  # raises on anything an XML parser refuses
+    root = tree.getroot()
+    check(root.tag == "testsuites", "junit: root is <testsuites>")
+    total_tests = total_failures = total_errors = 0
+    for suite in root.findall("testsuite"):
+        for attr in ("name", "tests", "failures", "errors"):
+            check(attr in suite.attrib, "junit: testsuite has %s" % attr)
+        cases = suite.findall("testcase")
+        failures = sum(len(c.findall("failure")) for c in cases)
+        errors = sum(len(c.findall("error")) for c in cases)
+        check(int(suite.get("tests")) == len(cases), "junit: %s tests= counts its testcases" % suite.get("name"))
+        check(int(suite.get("failures")) == failures, "junit: %s failures= counts its failures" % suite.get("name"))
+        check(int(suite.get("errors")) == errors, "junit: %s errors= counts its errors" % suite.get("name"))
+        for c in cases:
+            check(c.get("name") and c.get("classname"), "junit: testcase has name and classname")
+            for failure in c.findall("failure"):
+                check(failure.get("message"), "junit: failure has a message")
+        total_tests += len(cases)
+        total_failures += failures
+        total_errors += errors
+    summary = results["summary"]
+    check(total_tests == summary["turns"] + summary["unreadable"], "junit: a testcase per turn and per unreadable file")
+    check(total_failures == summary["blocked"] + summary["unproven"], "junit: a failure per flagged turn")
+    check(total_errors == summary["unreadable"], "junit: an error per unreadable file")
+    check(int(root.get("failures")) == total_failures, "junit: testsuites failures= is the total")
+
+
+def check_sarif(path, schema_path, results):
+    try:
+        import jsonschema
+    except ImportError:
+        check(False, "sarif: python3-jsonschema is missing (scripts/install-deps installs it)")
+        return
+    with open(path) as f:
+        sarif = json.load(f)
+    with open(schema_path) as f:
+        schema = json.load(f)
+    errors = sorted(jsonschema.Draft7Validator(schema, format_checker=jsonschema.FormatChecker()).iter_errors(sarif),
+                    key=lambda e: list(e.path))
+    for e in errors[:5]:
+        check(False, "sarif: schema: %s at %s" % (e.message, "/".join(map(str, e.path))))
+    check(not errors, "sarif: valid against the SARIF 2.1.0 schema subset")
+    run_ = sarif["runs"][0]
+    rules = run_["tool"]["driver"]["rules"]
+    unsupported = [(t, c) for t in results["turns"] for c in t["claims"] if c["finding"] != "supported"]
+    check(len(run_["results"]) == len(unsupported), "sarif: a result per unsupported claim")
+    for r, (t, c) in zip(run_["results"], unsupported):
+        check(rules[r["ruleIndex"]]["id"] == r["ruleId"] == c["rule"], "sarif: ruleIndex points at the rule")
+        loc = r["locations"][0]["physicalLocation"]
+        check(loc["region"]["startLine"] == t["final_line"], "sarif: located at the final message's line")
+        check(loc["artifactLocation"]["uri"] == t["file"], "sarif: artifact is the transcript (relative)")
+    check(run_["invocations"][0]["executionSuccessful"] == (results["summary"]["unreadable"] == 0),
+          "sarif: an unreadable file makes the run unsuccessful")
+
+
+def check_text_formats(out_dir, results):
+    unsupported = sum(1 for t in results["turns"] for c in t["claims"] if c["finding"] != "supported")
+    with open(os.path.join(out_dir, "r.txt")) as f:
+        text = f.read().splitlines()
+    claim_lines = [l for l in text if re.match(r"^.+:\d+: turn \d+: (block|allow-unproven): [a-z-]+ \([a-z.-]+\): \"", l)]
+    check(len(claim_lines) == unsupported, "text: a line per unsupported claim")
+    check(text[-1].startswith("causegate check: "), "text: ends with the summary")
+    with open(os.path.join(out_dir, "r.gh")) as f:
+        gh = f.read().splitlines()
+    annotations = [l for l in gh if re.match(r"^::(error|warning) file=[^,:]+(,line=\d+)?,title=[^:]+::", l)]
+    check(len(annotations) == unsupported + results["summary"]["unreadable"],
+          "github: an annotation per unsupported claim and unreadable file")
+    with open(os.path.join(out_dir, "r.md")) as f:
+        md = f.read()
+    check(md.startswith("## causegate check\n"), "markdown: heading")
+    check("| finding | unsupported claims |" in md and "### Flagged turns" in md, "markdown: tables")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--work", required=True)
+    args = ap.parse_args()
+    binary = os.path.abspath(args.bin)
+    work = os.path.abspath(args.work)
+    clean, mixed = write_corpus(os.path.join(work, "corpus"))
+    os.makedirs(os.path.join(work, "out"), exist_ok=True)
+    rel = os.path.relpath
+
+    print("exit codes")
+    code, out, err = run(binary, "check", "corpus/clean", cwd=work)
+    check(code == 0, "clean corpus exits 0 (got %d: %s)" % (code, err))
+    check(out.endswith("causegate check: 1 file, 2 turns: 0 blocked (0.0%)\n"), "clean summary: %r" % out[-80:])
+    code, out, err = run(binary, "check", "corpus/mixed/2026", cwd=work)
+    check(code == 1, "blocked turns exit 1 (got %d)" % code)
+    code, _, _ = run(binary, "check", "corpus/mixed/2026", "--max-block-rate", "60%", cwd=work)
+    check(code == 0, "--max-block-rate above the rate exits 0 (got %d)" % code)
+    code, _, _ = run(binary, "check", "corpus/mixed/2026", "--max-block-rate", "0.1", cwd=work)
+    check(code == 1, "--max-block-rate below the rate exits 1 (got %d)" % code)
+    code, out, err = run(binary, "check", "corpus/mixed", cwd=work)
+    check(code == 2, "an unreadable file exits 2 (got %d)" % code)
+    check("corpus/mixed/broken.jsonl: unreadable: " in out and "unknown transcript format" in out,
+          "the unreadable file is reported: %r" % out)
+    for bad in (["corpus/nothing-here"], ["corpus/*.nope"], ["corpus/clean", "--shard", "3/2"],
+                ["corpus/clean", "--format", "pdf"], ["corpus/clean", "--output", "sarif"],
+                ["corpus/clean", "--max-block-rate", "2"], ["corpus/clean", "-j", "-1"]):
+        code, _, err = run(binary, "check", *bad, cwd=work)
+        check(code == 2, "usage/input error exits 2: %s (got %d)" % (" ".join(bad), code))
+        check(err.strip() != "", "usage/input error says why: %s" % " ".join(bad))
+    check("\r" not in err, "no progress line when stderr is not a terminal")
+
+    print("formats")
+    outputs = ["json=out/r.json", "junit=out/r.xml", "sarif=out/r.sarif", "text=out/r.txt", "github=out/r.gh",
+               "markdown=out/r.md", "html=out/r.html"]
+    code, out, err = run(binary, "check", "corpus/mixed", *sum((["--output", o] for o in outputs), []), cwd=work)
+    check(code == 2 and out == "", "files only: nothing on stdout, exit 2 for the broken file")
+    check("unreadable" in err and "causegate check: " in err, "files only: errors and summary on stderr")
+    with open(os.path.join(work, "out", "r.json")) as f:
+        results = json.load(f)
+    s = results["summary"]
+    check(s["files"] == 3 and s["unreadable"] == 1 and s["turns"] == 5, "json summary: %s" % s)
+    check(s["blocked"] == 3, "json: three blocked turns (got %d)" % s["blocked"])
+    by_file = {f["path"]: f for f in results["files"]}
+    check(by_file["corpus/mixed/2026/03/rollout-2026-03-02T10-00-00-x.jsonl"]["format"] == "codex-rollout",
+          "json: the rollout is read as Codex CLI")
+    codex_turn = [t for t in results["turns"] if "rollout" in t["file"]][0]
+    check(codex_turn["action"] == "block" and codex_turn["claims"][0]["finding"] == "fabricated",
+          "the rollout's fabricated quote is blocked")
+    check(codex_turn["final_line"] == 8, "the rollout's final line is task_complete's")
+    for t in results["turns"]:
+        for c in t["claims"]:
+            b, e = c["span"]
+            check(t["final_message"].encode()[b:e].decode() == c["sentence"] or c["sentence"] in
+                  t["final_message"].encode()[b:e].decode().replace("`", ""), "claim span holds its sentence")
+    check_junit(os.path.join(work, "out", "r.xml"), results)
+    check_sarif(os.path.join(work, "out", "r.sarif"), os.path.join(os.path.dirname(__file__), "check_sarif_schema.json"),
+                results)
+    check_text_formats(os.path.join(work, "out"), results)
+    code, out, _ = run(binary, "check", "corpus/mixed", "--format", "json", cwd=work)
+    with open(os.path.join(work, "out", "r.json")) as f:
+        check(out == f.read(), "--format json on stdout is the --output json file")
+
+    print("workers and shards")
+    corpus = os.path.join(work, "corpus", "generated")
+    subprocess.run([sys.executable, os.path.join(args.source, "bench", "check_corpus.py"), corpus,
+                    "--sizes", ",".join(["0.03"] * 12), "--codex-share", "0.3", "--seed", "3"],
+                   check=True, capture_output=True)
+    _, full, _ = run(binary, "check", "corpus/generated", "-j", "1", "--format", "json", cwd=work)
+    _, full_j3, _ = run(binary, "check", "corpus/generated", "-j", "3", "--format", "json", cwd=work)
+    check(full == full_j3, "-j 1 and -j 3 give the same results")
+    full_results = json.loads(full)
+    shards, seen = [], []
+    for i in range(1, 4):
+        path = os.path.join(work, "out", "shard%d.json" % i)
+        code, _, err = run(binary, "check", "corpus/generated", "--shard", "%d/3" % i, "--output", "json=" + path,
+                           "--quiet", cwd=work)
+        check(code in (0, 1), "shard %d runs (got %d: %s)" % (i, code, err))
+        check(err == "", "--quiet: nothing on stderr")
+        with open(path) as f:
+            files = [x["path"] for x in json.load(f)["files"]]
+        seen += files
+        shards.append(path)
+    check(sorted(seen) == sorted(f["path"] for f in full_results["files"]), "shards are disjoint and cover the corpus")
+    check(all(len(s) > 0 for s in [seen]), "shards hold files")
+    code, merged, _ = run(binary, "merge", *shards, "--format", "json", cwd=work)
+    check(merged == full, "merged shards equal one full run")
+    check(code == (1 if full_results["summary"]["blocked"] else 0), "merge exits as check would (got %d)" % code)
+    _, merged_sarif, _ = run(binary, "merge", *shards, "--format", "sarif", cwd=work)
+    _, full_sarif, _ = run(binary, "check", "corpus/generated", "--format", "sarif", cwd=work)
+    check(merged_sarif == full_sarif, "merge renders the same SARIF as check")
+    code, _, err = run(binary, "merge", "corpus/clean/ok.jsonl", cwd=work)
+    check(code == 2 and "not check results" in err, "merge refuses a file that is not check results")
+
+    print("%d failure(s)" % len(FAILURES))
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
