@@ -8,3 +8,5 @@ find_package(nlohmann_json 3.10 CONFIG REQUIRED)
 find_package(spdlog CONFIG REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)
 find_package(Threads REQUIRED)
+# simdjson: the readers that parse every line of a file (evidence/simd_json.h).
+find_package(simdjson CONFIG REQUIRED)
