@@ -46,6 +46,15 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       // No cause-effect relation at all.
       {"The export runs every night at two.", {false, false, false}},
       {"I reduced the batch size to eight and reran the job.", {false, false, false}},
+      // The compile-cheap causative-verb rules keep their exclusions: the
+      // agent's own action after an adverb, an adjective after a preposition,
+      // an intransitive verb before an -ly adverb, a negated modal.
+      {"We then lowered the worker count to four.", {false, false, false}},
+      {"Patients with reduced kidney function were excluded.", {false, false, false}},
+      {"Memory use decreases slowly after the restart.", {false, false, false}},
+      {"The hotfix lowered error rates within an hour.", {true, false, true}},
+      {"The smaller batch was able to reduce the peak memory below the limit.", {true, false, true}},
+      {"Throughput was reduced by roughly a quarter.", {false, false, false}},
       {"Latency increased from 20 ms to 90 ms after 14:00.", {false, false, false}},
       // A hedge in one sentence does not hedge the claim in the next; any
       // claim sentence makes the text a claim.
@@ -60,6 +69,9 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       {"不是存储桶的问题导致的。", {true, false, false}},
       {"我目前还不知道导出为什么失败。", {false, true, false}},
       {"因为此前没有记录，先补上监控。", {false, false, false}},
+      // Sentence-initial anchors take full-width punctuation before them: the
+      // rationale exemption still sees "我把" after a dash.
+      {"——我把重试放在客户端，因为两个服务都要用它。", {true, false, false}},
       {"原因不明，需要继续查。", {false, true, false}},
       {"导出任务每天凌晨两点运行。", {false, false, false}},
   };
