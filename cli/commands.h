@@ -10,12 +10,14 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace causegate::cli {
 
 struct Common {
   std::string rules_dir;  // --rules DIR: extra packs
   int exit_code = 0;
+  std::vector<std::string> argv;  // the command line as given (for forwarding)
 };
 
 using AddCommand = std::function<void(CLI::App&, Common&)>;

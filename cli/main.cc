@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("causegate ") + CAUSEGATE_VERSION);
     app.require_subcommand(1);
     causegate::cli::Common common;
+    common.argv.assign(argv, argv + argc);
     app.add_option("--rules", common.rules_dir, "Folder of extra rule packs (*.json)")->check(CLI::ExistingDirectory);
     causegate::cli::AddAllCommands(app, common);
     try {

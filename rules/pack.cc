@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "evidence/limits.h"
+#include "evidence/text_fold.h"
 #include "rules/embedded.h"
 
 namespace causegate::rules {
@@ -147,6 +148,15 @@ Status ParsePack(std::string_view json_text, const std::string& file, Pack* pack
     const std::string where = file + ":" + std::to_string(line) + (id.empty() ? "" : ": rule \"" + id + "\"");
     if (Status s = ParseRule(value, &rule); !s.ok()) return s.Within(where);
     if (!seen.insert(rule.id).second) return Status::Error(where + ": duplicate id");
+    if (pack->lang == "zh") {
+      // zh rules run only on text with CJK characters (RuleSet::Match).
+      for (const std::string& example : rule.must_match) {
+        if (evidence::CountHan(example) == 0) {
+          return Status::Error(where + ": match example \"" + example +
+                               "\" has no Chinese character, but rules of a zh pack only run on text that has one");
+        }
+      }
+    }
     rule.pack = pack->name;
     rule.file = file;
     rule.line = line;

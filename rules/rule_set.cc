@@ -6,12 +6,21 @@
 
 #include <re2/re2.h>
 #include <re2/set.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <mutex>
 #include <unordered_map>
 
 namespace causegate::rules {
+
+// The rules of one target and script, as one RE2::Set.
+struct RuleSet::Slot {
+  std::vector<int> rules;  // set index -> rule index
+  std::unique_ptr<re2::RE2::Set> set;
+  std::once_flag compiled;
+  bool ok = true;  // false: over its memory budget (lazy mode only)
+};
 
 struct RuleSet::Compiled {
   // One RE2 per rule, compiled on first use: judging needs only the sets,
@@ -23,9 +32,9 @@ struct RuleSet::Compiled {
   };
   std::vector<std::unique_ptr<Lazy>> regexes;
   re2::RE2::Options options;
-  std::array<std::unique_ptr<re2::RE2::Set>, kTargetCount> sets;
-  // Set index -> rule index, per target.
-  std::array<std::vector<int>, kTargetCount> set_rules;
+  // [target][script]: kAnyScript for every text, kCjkScript only for text
+  // with CJK characters.
+  std::array<std::array<Slot, 2>, kTargetCount> slots;
   std::unordered_map<std::string, int> by_id;
 };
 
@@ -42,6 +51,19 @@ re2::RE2::Options RuleOptions(const CompileOptions& options) {
 
 std::string Where(const Rule& rule) {
   return rule.file + ":" + std::to_string(rule.line) + ": rule \"" + rule.id + "\"";
+}
+
+constexpr std::size_t kAnyScript = 0;
+constexpr std::size_t kCjkScript = 1;
+
+// A byte that starts a UTF-8 sequence at U+3000 or above: every CJK
+// character, punctuation mark and full-width form. A superset is fine; it
+// only means a set is tried that cannot match.
+bool MayHaveCjk(std::string_view text) {
+  for (const char ch : text) {
+    if (static_cast<unsigned char>(ch) >= 0xE3) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -69,6 +91,7 @@ Status RuleSet::Compile(std::vector<Pack> packs, const CompileOptions& options,
   Compiled& c = *set->compiled_;
   c.options = RuleOptions(options);
   for (Pack& pack : packs) {
+    const std::size_t script = pack.lang == "zh" ? kCjkScript : kAnyScript;
     for (Rule& rule : pack.rules) {
       if (set->rules_.size() >= options.max_rules) {
         return Status::Error(pack.file + ": more than " + std::to_string(options.max_rules) + " rules in all packs");
@@ -77,36 +100,20 @@ Status RuleSet::Compile(std::vector<Pack> packs, const CompileOptions& options,
       if (!c.by_id.emplace(rule.id, index).second) {
         return Status::Error(Where(rule) + ": duplicate id (also in another pack)");
       }
-      c.set_rules[static_cast<std::size_t>(TargetOf(rule.kind))].push_back(index);
+      c.slots[static_cast<std::size_t>(TargetOf(rule.kind))][script].rules.push_back(index);
       c.regexes.push_back(std::make_unique<Compiled::Lazy>());
       set->rules_.push_back(std::move(rule));
     }
     pack.rules.clear();
   }
-  for (std::size_t t = 0; t < c.sets.size(); ++t) {
-    const std::vector<int>& members = c.set_rules[t];
-    if (members.empty()) continue;
-    // The budget grows with the number of rules, so a big pack is not
-    // refused for its size alone; one rule still gets max_mem_per_rule.
-    re2::RE2::Options set_options = c.options;
-    set_options.set_max_mem(std::min<int64_t>(options.max_mem_per_rule * static_cast<int64_t>(members.size()),
-                                              int64_t{256} << 20));
-    c.sets[t] = std::make_unique<re2::RE2::Set>(set_options, re2::RE2::UNANCHORED);
-    for (const int r : members) {
-      const Rule& rule = set->rules_[static_cast<std::size_t>(r)];
-      std::string error;
-      // Add parses the pattern: syntax errors are caught here, per rule.
-      if (c.sets[t]->Add(rule.pattern, &error) < 0) return Status::Error(Where(rule) + ": pattern: " + error);
-    }
-    if (!c.sets[t]->Compile()) {
-      // Name the rule that does not fit its own budget, if one does not.
-      for (const int r : members) {
-        const Rule& rule = set->rules_[static_cast<std::size_t>(r)];
-        re2::RE2 alone(rule.pattern, c.options);
-        if (!alone.ok()) return Status::Error(Where(rule) + ": pattern: " + alone.error());
-      }
-      return Status::Error("rules: the combined patterns exceed RE2's memory budget; "
-                           "split or simplify the largest patterns");
+  for (auto& by_script : c.slots) {
+    for (Slot& slot : by_script) {
+      if (slot.rules.empty()) continue;
+      if (Status s = set->AddPatterns(options, &slot); !s.ok()) return s;
+      if (options.lazy) continue;
+      Status compiled = Status::Ok();
+      std::call_once(slot.compiled, [&] { compiled = set->CompileSlot(&slot); });
+      if (!compiled.ok()) return compiled;
     }
   }
   set->packs_ = std::move(packs);
@@ -114,15 +121,52 @@ Status RuleSet::Compile(std::vector<Pack> packs, const CompileOptions& options,
   return Status::Ok();
 }
 
+Status RuleSet::AddPatterns(const CompileOptions& limits, Slot* slot) const {
+  // The budget grows with the number of rules, so a big pack is not
+  // refused for its size alone; one rule still gets max_mem_per_rule.
+  re2::RE2::Options set_options = compiled_->options;
+  set_options.set_max_mem(std::min<int64_t>(limits.max_mem_per_rule * static_cast<int64_t>(slot->rules.size()),
+                                            int64_t{256} << 20));
+  slot->set = std::make_unique<re2::RE2::Set>(set_options, re2::RE2::UNANCHORED);
+  for (const int r : slot->rules) {
+    const Rule& rule = rules_[static_cast<std::size_t>(r)];
+    std::string error;
+    // Add parses the pattern: syntax errors are caught here, per rule.
+    if (slot->set->Add(rule.pattern, &error) < 0) return Status::Error(Where(rule) + ": pattern: " + error);
+  }
+  return Status::Ok();
+}
+
+Status RuleSet::CompileSlot(Slot* slot) const {
+  if (slot->set->Compile()) return Status::Ok();
+  slot->ok = false;
+  // Name the rule that does not fit its own budget, if one does not.
+  for (const int r : slot->rules) {
+    const Rule& rule = rules_[static_cast<std::size_t>(r)];
+    re2::RE2 alone(rule.pattern, compiled_->options);
+    if (!alone.ok()) return Status::Error(Where(rule) + ": pattern: " + alone.error());
+  }
+  return Status::Error("rules: the combined patterns exceed RE2's memory budget; "
+                       "split or simplify the largest patterns");
+}
+
 Hits RuleSet::Match(Target target, std::string_view text) const {
   Hits hits;
-  const auto t = static_cast<std::size_t>(target);
-  const auto& s = compiled_->sets[t];
-  if (!s) return hits;
+  auto& by_script = compiled_->slots[static_cast<std::size_t>(target)];
   std::vector<int> matched;
-  if (!s->Match(re2::StringPiece(text.data(), text.size()), &matched)) return hits;
-  hits.rules.reserve(matched.size());
-  for (const int m : matched) hits.rules.push_back(compiled_->set_rules[t][static_cast<std::size_t>(m)]);
+  for (std::size_t script : {kAnyScript, kCjkScript}) {
+    Slot& slot = by_script[script];
+    if (!slot.set || (script == kCjkScript && !MayHaveCjk(text))) continue;
+    std::call_once(slot.compiled, [&] {
+      // Only reached in lazy mode (eager compiles at load); the gate fails
+      // open on these rules and says why, once.
+      if (Status s = CompileSlot(&slot); !s.ok()) spdlog::error("{}", s.message());
+    });
+    if (!slot.ok) continue;
+    matched.clear();
+    if (!slot.set->Match(re2::StringPiece(text.data(), text.size()), &matched)) continue;
+    for (const int m : matched) hits.rules.push_back(slot.rules[static_cast<std::size_t>(m)]);
+  }
   std::sort(hits.rules.begin(), hits.rules.end());
   for (const int r : hits.rules) {
     auto& first = hits.first[static_cast<std::size_t>(rules_[static_cast<std::size_t>(r)].kind)];
@@ -150,10 +194,14 @@ int RuleSet::FindRule(std::string_view id) const {
   return it == compiled_->by_id.end() ? -1 : it->second;
 }
 
-Status LoadRuleSet(const std::string& dir, std::shared_ptr<const RuleSet>* out) {
+Status LoadRuleSet(const std::string& dir, const CompileOptions& options, std::shared_ptr<const RuleSet>* out) {
   std::vector<Pack> packs;
   if (Status s = LoadPacks(dir, &packs); !s.ok()) return s;
-  return RuleSet::Compile(std::move(packs), out);
+  return RuleSet::Compile(std::move(packs), options, out);
+}
+
+Status LoadRuleSet(const std::string& dir, std::shared_ptr<const RuleSet>* out) {
+  return LoadRuleSet(dir, CompileOptions(), out);
 }
 
 }  // namespace causegate::rules

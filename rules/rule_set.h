@@ -46,6 +46,12 @@ struct CompileOptions {
   int64_t max_mem_per_rule = 2 << 20;
   // At most this many rules across all packs.
   std::size_t max_rules = 20000;
+  // Compile each RE2::Set on its first Match instead of at load. Patterns
+  // are still parsed at load, so syntax errors surface there; a set that
+  // exceeds its memory budget is logged at first use and matches nothing.
+  // For one-shot callers (the hook) that use only some sets: compiling is
+  // most of a hook call's cost. Lint, serve and check compile eagerly.
+  bool lazy = false;
 };
 
 class RuleSet {
@@ -63,7 +69,9 @@ class RuleSet {
   RuleSet(const RuleSet&) = delete;
   RuleSet& operator=(const RuleSet&) = delete;
 
-  // One RE2::Set pass. Thread-safe.
+  // One RE2::Set pass per script the text may need. Thread-safe. Rules of
+  // packs whose lang is "zh" are tried only on text that contains CJK
+  // characters (rules/FORMAT.md), so English text never pays for them.
   Hits Match(Target target, std::string_view text) const;
 
   // True when rule i matches text; *begin/*end (optional) get the span.
@@ -79,6 +87,10 @@ class RuleSet {
  private:
   RuleSet();
   struct Compiled;
+  struct Slot;
+  // Parses the slot's patterns into its set; compiles the set.
+  Status AddPatterns(const CompileOptions& limits, Slot* slot) const;
+  Status CompileSlot(Slot* slot) const;
   std::vector<Pack> packs_;  // rules moved out; metadata only
   std::vector<Rule> rules_;
   std::unique_ptr<Compiled> compiled_;
@@ -86,5 +98,6 @@ class RuleSet {
 
 // Loads and compiles: default packs plus dir (may be "").
 Status LoadRuleSet(const std::string& dir, std::shared_ptr<const RuleSet>* out);
+Status LoadRuleSet(const std::string& dir, const CompileOptions& options, std::shared_ptr<const RuleSet>* out);
 
 }  // namespace causegate::rules

@@ -1,0 +1,25 @@
+#include "cli/serve_options.h"
+
+namespace causegate::cli {
+
+CLI::App* AddServeSubcommand(CLI::App& app, ServeArgs* args) {
+  auto* cmd = app.add_subcommand("serve", "Run the HTTP hook daemon: POST /hook, POST /v1/judge, GET /metrics");
+  cmd->add_option("--listen", args->listen, "HOST:PORT to listen on (default 127.0.0.1:8787; port 0: any free port)");
+  cmd->add_option("--config", args->config_file, "JSON config file (keys: server/API.md)")->check(CLI::ExistingFile);
+  cmd->add_option("--rules", args->rules_dir, "Folder of extra rule packs, reloaded when a pack changes")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--audit-log", args->audit_log, "Append one JSON line per verdict to FILE (rotated)");
+  cmd->add_flag("--log-text", args->log_text, "Include the prompt and final message in the audit log");
+  cmd->add_option("--token-env", args->token_env,
+                  "Environment variable holding the bearer token (default CAUSEGATE_TOKEN)");
+  cmd->add_option("--root", args->roots,
+                  "Folder transcripts may be read from (repeatable; default: the agents' session folders)");
+  cmd->add_option("--threads", args->threads, "Connections served at once (default 16)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--port-file", args->port_file, "Write HOST:PORT to FILE once listening");
+  cmd->add_option("--max-blocks", args->max_blocks, "Blocks per turn before an unproven turn is let through")
+      ->check(CLI::Range(0, 100));
+  cmd->add_option("--agent", args->agent, "Hook protocol to speak on /hook (default auto)");
+  return cmd;
+}
+
+}  // namespace causegate::cli
