@@ -1,5 +1,5 @@
-// ParseClaudeLine for reading a whole Claude Code transcript fast
-// (ForEachTurn, which `causegate check` runs on every file). Tool-result
+// ParseClaudeLine, fast: every Claude Code line the readers parse (the
+// last turn for the hook and daemon, every turn for check). Tool-result
 // lines carry almost all of a transcript's bytes, often twice (the result
 // block and Claude Code's own toolUseResult copy), and nlohmann::json reads
 // them at some 60 MB/s; this reads them with simdjson and hands every other

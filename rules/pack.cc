@@ -32,10 +32,19 @@ int LineOfOffset(std::string_view text, std::size_t offset) {
   return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
 }
 
-// Line of the first `"id": "<id>"` in text at or after from; 0 if absent.
-int LineOfId(std::string_view text, const std::string& id, std::size_t* from) {
+// Where LineOfId has looked so far: rules come in file order, so each
+// search and each line count resumes where the previous one stopped
+// (counting from the top for every rule was a tenth of a hook call).
+struct IdCursor {
+  std::size_t from = 0;        // search for the next id from here
+  std::size_t counted_to = 0;  // newlines counted in [0, counted_to)
+  int line = 1;                // line at counted_to
+};
+
+// Line of the first `"id": "<id>"` in text at or after cursor->from; 0 if absent.
+int LineOfId(std::string_view text, const std::string& id, IdCursor* cursor) {
   const std::string needle = "\"" + id + "\"";
-  std::size_t pos = *from;
+  std::size_t pos = cursor->from;
   while ((pos = text.find(needle, pos)) != std::string_view::npos) {
     // Accept only when this string is the value of an "id" key.
     std::size_t k = pos;
@@ -44,8 +53,11 @@ int LineOfId(std::string_view text, const std::string& id, std::size_t* from) {
       std::size_t key_end = k - 1;
       while (key_end > 0 && text[key_end - 1] != '"') --key_end;
       if (key_end >= 4 && text.substr(key_end - 4, 4) == "\"id\"") {
-        *from = pos + needle.size();
-        return LineOfOffset(text, pos);
+        cursor->from = pos + needle.size();
+        cursor->line += static_cast<int>(std::count(text.begin() + static_cast<std::ptrdiff_t>(cursor->counted_to),
+                                                    text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
+        cursor->counted_to = pos;
+        return cursor->line;
       }
     }
     pos += needle.size();
@@ -137,14 +149,14 @@ Status ParsePack(std::string_view json_text, const std::string& file, Pack* pack
   if (!doc.contains("rules") || !doc["rules"].is_array()) {
     return Status::Error(file + ":1: \"rules\" must be an array");
   }
-  std::size_t scan_from = 0;
+  IdCursor cursor;
   std::set<std::string> seen;
   for (const json& value : doc["rules"]) {
     Rule rule;
     const std::string id = value.is_object() && value.contains("id") && value["id"].is_string()
                                ? value["id"].get<std::string>()
                                : std::string();
-    const int line = id.empty() ? 0 : LineOfId(json_text, id, &scan_from);
+    const int line = id.empty() ? 0 : LineOfId(json_text, id, &cursor);
     const std::string where = file + ":" + std::to_string(line) + (id.empty() ? "" : ": rule \"" + id + "\"");
     if (Status s = ParseRule(value, &rule); !s.ok()) return s.Within(where);
     if (!seen.insert(rule.id).second) return Status::Error(where + ": duplicate id");
