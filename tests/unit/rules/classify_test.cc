@@ -73,6 +73,18 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       // rationale exemption still sees "我把" after a dash.
       {"——我把重试放在客户端，因为两个服务都要用它。", {true, false, false}},
       {"原因不明，需要继续查。", {false, true, false}},
+      // A result clause after 所以 / 因此 is causal; a plan or a margin after
+      // it (我们, 先, 再, 下一步, 还) is not.
+      {"旧索引没有重建，所以查询走了全表扫描。", {true, false, true}},
+      {"所以我先把超时调大，再观察一晚。", {false, false, false}},
+      {"连接池有十个，所以还有余量。", {false, false, false}},
+      // Vague attribution hedges; a bare quantifier or a plain passive does not.
+      {"The stalls are widely regarded as caused by the old scheduler.", {true, true, false}},
+      {"Many operators consider the sidecar responsible for the restarts.", {true, true, false}},
+      {"Many other jobs failed because the disk was full.", {true, false, true}},
+      {"We don't have enough evidence that the proxy caused the drops.", {true, true, false}},
+      // Nominal causation: a named determinant.
+      {"Queue depth is the main determinant of checkout latency.", {true, false, true}},
       {"导出任务每天凌晨两点运行。", {false, false, false}},
   };
   for (const Case& c : cases) {
