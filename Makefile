@@ -3,8 +3,13 @@
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
+# The reliability builds (fuzz/README.md): one clang folder with ASan, UBSan
+# and libFuzzer's coverage hooks serves both `make sanitize` (every test
+# through CTest) and `make fuzz` (each fuzz target for FUZZ_SECONDS).
+SANITIZE_BUILD ?= build-sanitize
+FUZZ_SECONDS ?= 60
 
-.PHONY: all deps configure build demo test clean
+.PHONY: all deps configure build demo test clean deps-fuzz sanitize fuzz
 
 all: build
 
@@ -27,5 +32,21 @@ demo: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+deps-fuzz:
+	@scripts/install-deps --fuzz
+
+# UBSan halts so a finding fails its test; LSan runs at each exit. Time
+# limits of the end-to-end tests that honour CAUSEGATE_TEST_TIME_SCALE are
+# scaled for the slower instrumented binary.
+sanitize: deps-fuzz
+	test -f $(SANITIZE_BUILD)/CMakeCache.txt || cmake -S . -B $(SANITIZE_BUILD) \
+	  -DCMAKE_CXX_COMPILER=clang++ -DCAUSEGATE_SANITIZE=ON -DCAUSEGATE_FUZZ=ON $(CMAKE_FLAGS)
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	cd $(SANITIZE_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  CAUSEGATE_TEST_TIME_SCALE=3 ctest --output-on-failure -j $(JOBS)
+
+fuzz: deps-fuzz
+	CMAKE_FLAGS="$(CMAKE_FLAGS)" fuzz/run.sh --build $(SANITIZE_BUILD) --seconds $(FUZZ_SECONDS) --jobs $(JOBS)
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD)

@@ -5,6 +5,11 @@
 // default-ignorable stripping, so full-width "ＯＯＭ" matches "oom" and a
 // zero-width space cannot split a word. Unicode white space (U+3000, NBSP)
 // collapses like ASCII white space.
+//
+// FoldForRules is the lighter fold for rule matching: it undoes only the
+// disguises a claim can wear (ignorables, compatibility letters, look-alike
+// letters) and keeps everything else, because the packs' patterns are
+// written against the text as people type it, Chinese punctuation included.
 // Tests: tests/unit/evidence/text_fold_test.cc.
 #include "evidence/text_fold.h"
 
@@ -12,6 +17,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <vector>
 
 namespace causegate::evidence {
 namespace {
@@ -113,6 +119,169 @@ std::string FoldForMatch(std::string_view text) {
   }
   if (!out.empty() && out.back() == ' ') out.pop_back();
   if (!out.empty() && out.front() == ' ') out.erase(0, 1);
+  return out;
+}
+
+namespace {
+
+// Cyrillic and Greek letters drawn like a Latin letter in common fonts.
+char LatinLookAlike(utf8proc_int32_t cp) {
+  switch (cp) {
+    // Cyrillic
+    case 0x0430: return 'a';
+    case 0x0441: return 'c';
+    case 0x0501: return 'd';
+    case 0x0435: return 'e';
+    case 0x04BB: return 'h';
+    case 0x0456: return 'i';
+    case 0x0458: return 'j';
+    case 0x043E: return 'o';
+    case 0x0440: return 'p';
+    case 0x051B: return 'q';
+    case 0x0455: return 's';
+    case 0x051D: return 'w';
+    case 0x0445: return 'x';
+    case 0x0443: return 'y';
+    case 0x0410: return 'A';
+    case 0x0412: return 'B';
+    case 0x0421: return 'C';
+    case 0x0415: return 'E';
+    case 0x041D: return 'H';
+    case 0x0406: return 'I';
+    case 0x0408: return 'J';
+    case 0x041A: return 'K';
+    case 0x041C: return 'M';
+    case 0x041E: return 'O';
+    case 0x0420: return 'P';
+    case 0x0405: return 'S';
+    case 0x0422: return 'T';
+    case 0x0425: return 'X';
+    case 0x04AE: return 'Y';
+    // Greek
+    case 0x03B1: return 'a';
+    case 0x03B9: return 'i';
+    case 0x03BA: return 'k';
+    case 0x03BD: return 'v';
+    case 0x03BF: return 'o';
+    case 0x03C1: return 'p';
+    case 0x03C5: return 'u';
+    case 0x0391: return 'A';
+    case 0x0392: return 'B';
+    case 0x0395: return 'E';
+    case 0x0396: return 'Z';
+    case 0x0397: return 'H';
+    case 0x0399: return 'I';
+    case 0x039A: return 'K';
+    case 0x039C: return 'M';
+    case 0x039D: return 'N';
+    case 0x039F: return 'O';
+    case 0x03A1: return 'P';
+    case 0x03A4: return 'T';
+    case 0x03A5: return 'Y';
+    case 0x03A7: return 'X';
+    default: return 0;
+  }
+}
+
+bool IsAsciiAlnum(utf8proc_int32_t cp) {
+  return (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z');
+}
+
+bool IsAsciiLetter(utf8proc_int32_t cp) { return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z'); }
+
+bool IsLetterOrMark(utf8proc_int32_t cp) {
+  switch (utf8proc_category(cp)) {
+    case UTF8PROC_CATEGORY_LU:
+    case UTF8PROC_CATEGORY_LL:
+    case UTF8PROC_CATEGORY_LT:
+    case UTF8PROC_CATEGORY_LM:
+    case UTF8PROC_CATEGORY_LO:
+    case UTF8PROC_CATEGORY_MN:
+    case UTF8PROC_CATEGORY_MC:
+    case UTF8PROC_CATEGORY_ME: return true;
+    default: return false;
+  }
+}
+
+// A letter or digit whose compatibility decomposition is one ASCII letter
+// or digit: that character, else 0.
+utf8proc_int32_t AsciiCompatForm(utf8proc_int32_t cp) {
+  const utf8proc_category_t cat = utf8proc_category(cp);
+  const bool alnum = cat == UTF8PROC_CATEGORY_LU || cat == UTF8PROC_CATEGORY_LL || cat == UTF8PROC_CATEGORY_LT ||
+                     cat == UTF8PROC_CATEGORY_ND || cat == UTF8PROC_CATEGORY_SO;  // SO: circled letters
+  if (!alnum) return 0;
+  utf8proc_int32_t decomposed[4];
+  int last_boundclass = 0;
+  const utf8proc_ssize_t n = utf8proc_decompose_char(cp, decomposed, 4,
+      static_cast<utf8proc_option_t>(UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT), &last_boundclass);
+  return n == 1 && IsAsciiAlnum(decomposed[0]) ? decomposed[0] : 0;
+}
+
+// One code point of FoldForRules' work list: a decoded character, or a
+// byte that is not valid UTF-8 (kept as it is).
+struct Unit {
+  utf8proc_int32_t cp;
+  int raw_byte;  // >= 0: an invalid byte, cp unused
+};
+
+}  // namespace
+
+std::string FoldForRules(std::string_view text) {
+  const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
+  const auto* end = p + text.size();
+  const auto* first_non_ascii = p;
+  while (first_non_ascii < end && *first_non_ascii < 0x80) ++first_non_ascii;
+  if (first_non_ascii == end) return std::string(text);
+
+  std::vector<Unit> units;
+  units.reserve(text.size());
+  while (p < end) {
+    utf8proc_int32_t cp = 0;
+    const utf8proc_ssize_t n = utf8proc_iterate(p, end - p, &cp);
+    if (n <= 0) {
+      units.push_back({0, *p});
+      ++p;
+      continue;
+    }
+    p += n;
+    if (cp >= 0x80 && utf8proc_get_property(cp)->ignorable) continue;
+    if (cp >= 0x80) {
+      if (const utf8proc_int32_t ascii = AsciiCompatForm(cp)) cp = ascii;
+    }
+    units.push_back({cp, -1});
+  }
+
+  // Look-alikes are replaced word by word, only in words with a Latin letter.
+  for (std::size_t i = 0; i < units.size();) {
+    if (units[i].raw_byte >= 0 || !IsLetterOrMark(units[i].cp)) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    bool latin = false;
+    while (j < units.size() && units[j].raw_byte < 0 && IsLetterOrMark(units[j].cp)) {
+      latin = latin || IsAsciiLetter(units[j].cp);
+      ++j;
+    }
+    if (latin) {
+      for (std::size_t k = i; k < j; ++k) {
+        if (const char c = LatinLookAlike(units[k].cp)) units[k].cp = c;
+      }
+    }
+    i = j;
+  }
+
+  std::string out;
+  out.reserve(text.size());
+  for (const Unit& u : units) {
+    if (u.raw_byte >= 0) {
+      out.push_back(static_cast<char>(u.raw_byte));
+      continue;
+    }
+    utf8proc_uint8_t buf[4];
+    const utf8proc_ssize_t len = utf8proc_encode_char(u.cp, buf);
+    out.append(reinterpret_cast<char*>(buf), static_cast<std::size_t>(len));
+  }
   return out;
 }
 

@@ -15,10 +15,13 @@ namespace {
 
 // One stop, one verdict: a set the turn never needs (the zh rules of an
 // English turn, the step rules of a turn without tool calls) is never
-// compiled, and compiling is most of what a hook call costs.
-rules::CompileOptions LazyCompile() {
+// compiled, and compiling is most of what a hook call costs. The built-in
+// packs are linted by the tests; a user's --rules folder is compiled at
+// load, so a pack of theirs that does not compile fails the hook open
+// with its file:line (gate/HOOKS.md) instead of surfacing mid-verdict.
+rules::CompileOptions CompileFor(const std::string& rules_dir) {
   rules::CompileOptions options;
-  options.lazy = true;
+  options.lazy = rules_dir.empty();
   return options;
 }
 
@@ -44,7 +47,7 @@ int RunHookCommand(const HookCommandOptions& options) {
   const auto load_start = std::chrono::steady_clock::now();
   // Observe-only events (Cursor, Copilot) judge nothing: no packs to compile.
   if (Status s = gate::IsObserveOnlyInput(input, options.agent) ? rules::RuleSet::Compile({}, &rules)
-                                                                : rules::LoadRuleSet(options.rules_dir, LazyCompile(), &rules);
+                                                                : rules::LoadRuleSet(options.rules_dir, CompileFor(options.rules_dir), &rules);
       !s.ok()) {
     // A broken user pack is loud, but the agent still gets to stop.
     spdlog::error("allowed without judging (fail-open): rule packs: {}", s.message());

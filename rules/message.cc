@@ -608,6 +608,9 @@ void Builder::FlushSegment() {
       sentence.masked.push_back(c);
       ++i;
     }
+    // Rules see through zero-width characters, full-width and look-alike
+    // letters (spec 3.4); the sentence text keeps what was written.
+    sentence.masked = evidence::FoldForRules(sentence.masked);
     message_.sentences.push_back(std::move(sentence));
   }
   if (evidence_from != kNpos) evidence_open_ = true;

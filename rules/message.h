@@ -46,7 +46,8 @@ struct Sentence {
   std::string text;    // as written (inline markup removed), for the reason
   // The sentence with every inline code span and quoted span replaced by the
   // placeholder kQuotePlaceholder, emphasis markers dropped, soft line breaks
-  // as spaces: what the rule packs match against.
+  // as spaces, disguised letters undone (evidence::FoldForRules): what the
+  // rule packs match against.
   std::string masked;
   std::size_t offset = 0;  // byte offset of the sentence start in the message
   int unit = 0;            // index into Message::units

@@ -40,8 +40,17 @@ def main():
             with open(os.path.join(rendered, row["id"], "payload.json"), "rb") as f:
                 payload = f.read()
             code, expected, err = run_hook(args.bin, payload)
-            conn.request("POST", "/hook", body=payload, headers={"Content-Type": "application/json"})
-            res = conn.getresponse()
+            try:
+                conn.request("POST", "/hook", body=payload, headers={"Content-Type": "application/json"})
+                res = conn.getresponse()
+            except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+                # The daemon closes a connection idle past its keep-alive
+                # timeout (5 s), which a slow `causegate hook` run above
+                # (a sanitizer build) can exceed: reconnect, as clients do.
+                conn.close()
+                conn = http.client.HTTPConnection(d.host, d.port, timeout=30)
+                conn.request("POST", "/hook", body=payload, headers={"Content-Type": "application/json"})
+                res = conn.getresponse()
             body = res.read()
             c.check(res.status == 200, "%s: status %d" % (row["id"], res.status))
             c.check(res.getheader("Causegate-Fail-Open") is None,

@@ -1,0 +1,48 @@
+// The rule-pack loader (rules/pack.h) and compiler (rules/rule_set.h): a
+// pack someone else wrote must be refused with an error or compiled, never
+// crash or stall the gate. The budget is tiny (64 KiB of RE2 memory per
+// rule, 64 rules), so patterns past it take the refusal path; a pack that
+// compiles is matched against its own examples and a fixed sentence on
+// every target.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "fuzz/fuzz_util.h"
+#include "rules/pack.h"
+#include "rules/rule_set.h"
+
+namespace rules = causegate::rules;
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  causegate::fuzz::QuietLogs();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  rules::Pack pack;
+  if (!rules::ParsePack(causegate::fuzz::AsText(data, size), "fuzz.json", &pack).ok()) return 0;
+  rules::CompileOptions options;
+  options.max_mem_per_rule = 64 << 10;
+  options.max_rules = 64;
+  std::vector<rules::Pack> packs;
+  packs.push_back(pack);
+  std::shared_ptr<const rules::RuleSet> set;
+  if (!rules::RuleSet::Compile(std::move(packs), options, &set).ok()) return 0;
+
+  for (auto target : {rules::Target::kSentence, rules::Target::kPrompt, rules::Target::kLine,
+                      rules::Target::kCommand}) {
+    (void)set->Match(target, "The build failed because the cache was stale.");
+  }
+  for (int i = 0; i < static_cast<int>(set->rules().size()); ++i) {
+    const rules::Rule& rule = set->rule(i);
+    (void)set->FindRule(rule.id);
+    for (const auto& example : rule.must_match) {
+      std::size_t begin = 0, end = 0;
+      if (set->MatchRule(i, example, &begin, &end) && (begin > end || end > example.size())) __builtin_trap();
+      (void)set->Match(rules::TargetOf(rule.kind), example);
+    }
+  }
+  return 0;
+}
