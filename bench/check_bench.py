@@ -33,6 +33,15 @@ SOURCE = os.path.dirname(HERE)
 TARGET_MB_S = 100.0
 
 
+def peak_rss_kib(cmd):
+    """Peak RSS of cmd in KiB via /usr/bin/time, or None without it."""
+    if not os.access("/usr/bin/time", os.X_OK):
+        return None
+    p = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    last = p.stderr.decode().strip().splitlines()[-1:]
+    return int(last[0]) if last and last[0].isdigit() else None
+
+
 def best_time(cmd, runs, ok_codes=(0, 1)):
     """(wall seconds, CPU seconds), each the best of runs. On a busy machine
     wall time includes waiting for a core; CPU time (user + system) does not."""
@@ -151,6 +160,10 @@ def main():
         patterns, kept, all_patterns = claim_patterns(rg, tmp)
         rg_times = {j: best_time([rg, "--no-config", "-i", "-c", "-j", str(j), "-f", patterns, args.corpus], args.runs)
                     for j in (1, 2)}
+        # Peak RSS of one run each, through GNU time: its child is forked
+        # from time itself, so the figure is check's, not this script's.
+        check_rss = {j: peak_rss_kib([args.bin, "check", args.corpus, "-j", str(j), "--quiet", "--output",
+                                      "json=" + os.path.join(tmp, "x.json")]) for j in (1, 2)}
         # For scale: one literal word, which ripgrep finds at memory speed.
         literal_time = best_time([rg, "--no-config", "-c", "-j", "1", "-F", "because", args.corpus], args.runs)
 
@@ -163,6 +176,10 @@ def main():
     rows.append(("rg -j 1 -F because (one literal, for scale)", literal_time, ""))
     for name, (wall, cpu), ratio in rows:
         print("%-46s %8.2f %9.1f %9.2f %10.1f %8s" % (name, wall, mb / wall, cpu, mb / cpu if cpu else 0, ratio))
+    for j in (1, 2):
+        if check_rss[j] is not None:
+            print("causegate check -j %d peak RSS: %.1f MiB (largest file %.1f MB)"
+                  % (j, check_rss[j] / 1024, max(os.path.getsize(f) for f in files) / (1 << 20)))
     per_core = mb / check_times[1][0]
     print("per core: %.1f MB/s wall, %.1f MB per CPU-second (target >= %.0f MB/s): %s"
           % (per_core, mb / check_times[1][1], TARGET_MB_S, "met" if per_core >= TARGET_MB_S else "MISSED"))

@@ -12,6 +12,7 @@ turn and blocks. Then, fresh process per run, after warm-up:
   hook on the tiny example transcript     (start-up alone)
   hook --server URL on the 10 MB session  (the round trip through a daemon)
   causegate --version                     (process start, no packs)
+  causegate rules lint                    (every pack compiled: the compile time)
   /bin/true                               (the machine's process floor)
 
 and prints median and p95 wall time, peak RSS of each, and the ratios that
@@ -150,6 +151,10 @@ def main():
     floor = measure("/bin/true", ["/bin/true"], b"", args.runs, args.warmup, env, False)
     rows.append(floor)
     rows.append(measure("causegate --version", [binary, "--version"], b"", args.runs, args.warmup, env, False))
+    # Every built-in pack parsed and compiled at load (lint compiles
+    # eagerly): this row minus --version is the whole packs' compile time.
+    rows.append(measure("causegate rules lint (all packs compiled)", [binary, "rules", "lint"], b"", args.runs,
+                        args.warmup, env, False))
     tiny = os.path.join(REPO, "examples", "transcripts", "export-blocked.jsonl")
     rows.append(measure("hook, tiny transcript (start-up)", hook, payload(tiny, True), args.runs, args.warmup, env, True))
     by_size = {}
@@ -189,7 +194,8 @@ def main():
             print("ratio %g MB / %g MB (message %s): time %.2fx, peak RSS %.2fx" % (
                 hi, lo, "present" if with_message else "absent",
                 b["median_ms"] / a["median_ms"], b["peak_rss_mb"] / a["peak_rss_mb"]))
-    start = rows[2]["median_ms"]
+    start = rows[3]["median_ms"]
+    print("compiling every pack: %.2f ms (rules lint minus --version)" % (rows[2]["median_ms"] - rows[1]["median_ms"]))
     print("hook on the tiny transcript: %.2fx causegate --version, %.2fx /bin/true" % (
         start / rows[1]["median_ms"], start / floor["median_ms"]))
     if args.json:

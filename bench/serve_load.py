@@ -191,6 +191,15 @@ def run_spawn(binary, payload, duration, concurrency, prefix):
             "requests": len(latencies), "failures": len(failures)}
 
 
+def peak_rss_mib(pid):
+    """The process's own peak resident memory (VmHWM), in MiB."""
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", required=True)
@@ -271,6 +280,7 @@ def main():
             r["judge_us"] = None
             r["ok"] = r["non2xx"] == 0
             rows.append(("GET /healthz (HTTP only, no verdict), %d conn" % args.connections[0], r))
+            daemon_peak_mib = peak_rss_mib(d.proc.pid)
         finally:
             d.stop()
         spawn = run_spawn(binary, hook_input, args.duration, args.spawn_concurrency, prefix)
@@ -286,7 +296,8 @@ def main():
             print("| %s | %.0f | %.2f | %.2f | %d | %s | %s | %s |" % (
                 name, r["rps"], r["p50"], r["p99"], r["requests"], "yes" if r["ok"] else "NO",
                 opt(r["cpu_us"]), opt(r["judge_us"])))
-        print("\nload average after: %s" % " ".join(open("/proc/loadavg").read().split()[:3]))
+        print("\ndaemon peak RSS after every row: %.1f MiB (VmHWM)" % daemon_peak_mib)
+        print("load average after: %s" % " ".join(open("/proc/loadavg").read().split()[:3]))
         print("target: >= 5000 verdicts/s with p99 <= 10 ms")
         return 0 if all(r["ok"] for _, r in rows) else 1
     finally:
