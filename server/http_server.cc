@@ -1,8 +1,9 @@
 // cpp-httplib glue. httplib serves each connection on one task of the
 // queue it gets from new_task_queue for as long as the connection is kept
-// alive; BoundedPool is that queue with a fixed number of workers and a cap
-// on waiting connections, where httplib's own ThreadPool queues without
-// bound. Only the header limit is checked before httplib reads the body;
+// alive; BoundedPool is that queue with workers started on demand up to a
+// cap and a cap on waiting connections, where httplib's own ThreadPool has
+// a fixed number of workers (one idle connection per worker starves it)
+// and queues without bound. Only the header limit is checked before httplib reads the body;
 // the token, route and method are checked once the body (at most
 // max_body_bytes) is in, because closing a connection with unread bytes
 // makes the kernel reset it and the client would never see its 401.
@@ -40,7 +41,9 @@ using HandlerResponse = httplib::Server::HandlerResponse;
 class BoundedPool final : public httplib::TaskQueue {
  public:
   BoundedPool(int threads, int max_queued, const std::atomic<bool>* stopping)
-      : max_queued_(static_cast<std::size_t>(max_queued)), stopping_(stopping) {
+      : max_queued_(static_cast<std::size_t>(max_queued)),
+        max_workers_(static_cast<std::size_t>(threads) + static_cast<std::size_t>(max_queued)),
+        stopping_(stopping) {
     for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { Work(); });
   }
 
@@ -59,7 +62,13 @@ class BoundedPool final : public httplib::TaskQueue {
       return;
     }
     jobs_.push_back(std::move(fn));
-    not_empty_.notify_one();
+    // No worker free for it: start one (they stay, up to max_workers_), so
+    // a connection never waits behind clients that hold theirs idle.
+    if (jobs_.size() > idle_ && workers_.size() < max_workers_) {
+      workers_.emplace_back([this] { Work(); });
+    } else {
+      not_empty_.notify_one();
+    }
   }
 
   void shutdown() override {
@@ -77,7 +86,9 @@ class BoundedPool final : public httplib::TaskQueue {
       std::function<void()> fn;
       {
         std::unique_lock<std::mutex> lock(mu_);
+        ++idle_;
         not_empty_.wait(lock, [this] { return shutdown_ || !jobs_.empty(); });
+        --idle_;
         if (jobs_.empty()) return;  // shut down and drained
         fn = std::move(jobs_.front());
         jobs_.pop_front();
@@ -88,7 +99,9 @@ class BoundedPool final : public httplib::TaskQueue {
   }
 
   const std::size_t max_queued_;
+  const std::size_t max_workers_;
   const std::atomic<bool>* stopping_;
+  std::size_t idle_ = 0;  // workers waiting for a job (guarded by mu_)
   std::mutex mu_;
   std::condition_variable not_empty_;
   std::condition_variable not_full_;

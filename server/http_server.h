@@ -4,10 +4,14 @@
 // time and connections, keep-alive, and request counts in the metrics.
 //
 // Connections: each is served by one worker thread for as long as it is
-// kept alive; at most `threads` are served at once and at most
-// `max_queued_connections` more wait for a worker. Past that, the accept
-// loop stops accepting (back-pressure into the kernel's listen queue), so
-// neither memory nor threads grow with the number of clients.
+// kept alive. `threads` workers are always ready; when a connection
+// arrives and none is free, another worker starts at once, up to
+// `threads + max_queued_connections`, so connections that sit idle or
+// trickle their request a byte at a time cannot starve the agents that
+// are waiting for a verdict (tests/e2e/serve_clients.py). Past that cap,
+// connections wait in a queue of `max_queued_connections`, and past that
+// the accept loop stops accepting (back-pressure into the kernel's listen
+// queue), so neither memory nor threads grow with the number of clients.
 // Tests: tests/e2e/serve_*.py.
 #pragma once
 

@@ -112,8 +112,11 @@ def test_routes_roots_fail_open(c, binary, work):
         status, headers, body = d.request("GET", "/hook")
         c.check(status == 405 and headers.get("allow") == "POST" and "error" in json.loads(body), "405: %r" % body)
 
-        # Limits: body over max_body_bytes, headers over max_header_bytes.
-        status, headers, body = d.request("POST", "/v1/judge", b"x" * 70000)
+        # Limits: a body of exactly max_body_bytes is read (400: not JSON),
+        # one byte more is refused unread; headers over max_header_bytes.
+        status, headers, body = d.request("POST", "/v1/judge", b"x" * 65536)
+        c.check(status == 400 and "error" in json.loads(body), "body at the limit: %d %r" % (status, body[:100]))
+        status, headers, body = d.request("POST", "/v1/judge", b"x" * 65537)
         c.check(status == 413 and "error" in json.loads(body), "413: %d %r" % (status, body[:100]))
         status, headers, body = d.request("POST", "/hook", b"{}", {"X-Filler-%d" % i: "v" * 60 for i in range(40)})
         c.check(status == 431 and "error" in json.loads(body), "431: %d %r" % (status, body[:100]))
@@ -143,7 +146,7 @@ def test_routes_roots_fail_open(c, binary, work):
         c.check(metric(text, 'causegate_verdicts_total{route="/hook",decision="block"}') == 1, "metrics: hook blocks")
         c.check(metric(text, 'causegate_verdicts_total{route="/v1/judge",decision="allow"}') == 1, "metrics: judge allows")
         c.check(metric(text, 'causegate_fail_open_total{route="/hook"}') == 11, "metrics: fail-opens\n" + text)
-        c.check(metric(text, 'causegate_requests_total{route="/v1/judge",status="400"}') == 4, "metrics: 400s")
+        c.check(metric(text, 'causegate_requests_total{route="/v1/judge",status="400"}') == 4, "metrics: 400s\n" + text)
         c.check(metric(text, 'causegate_requests_total{route="/v1/judge",status="413"}') == 1, "metrics: 413")
         c.check(metric(text, 'causegate_rule_hits_total{rule="en.claim.root-cause"}') >= 2, "metrics: rule hits")
         c.check(metric(text, "causegate_judge_duration_seconds_count") == 4, "metrics: latency count")
