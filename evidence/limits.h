@@ -1,7 +1,7 @@
 // Every bound on input from outside, in one place. Going over a limit is an
 // error (the hook then fails open), never a hang or an unbounded allocation.
-// RELIABILITY notes and `causegate help limits` list these with their
-// defaults; each has a test at the limit and one past it.
+// RELIABILITY.md ("Limits") lists these with their defaults, what happens
+// past each, and the tests at the limit and one past it.
 #pragma once
 
 #include <cstddef>

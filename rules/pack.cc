@@ -22,6 +22,10 @@ namespace {
 
 using nlohmann::json;
 
+// One pack file (--rules, the daemon's rules folder); a larger one is
+// refused at load (RELIABILITY.md, "Limits").
+constexpr std::size_t kMaxPackBytes = 4 * limits::kMaxHookInputBytes;
+
 constexpr std::array<const char*, kRuleKindCount> kKindNames = {
     "claim",       "hedge",     "question",          "conditional",
     "negation",    "uncertainty", "rationale",       "diagnostic-prompt",
@@ -122,8 +126,8 @@ bool ParseRuleKind(std::string_view name, RuleKind* kind) {
 }
 
 Status ParsePack(std::string_view json_text, const std::string& file, Pack* pack) {
-  if (json_text.size() > limits::kMaxHookInputBytes * 4) {
-    return Status::Error(file + ": pack is larger than " + std::to_string(limits::kMaxHookInputBytes * 4) + " bytes");
+  if (json_text.size() > kMaxPackBytes) {
+    return Status::Error(file + ": pack is larger than " + std::to_string(kMaxPackBytes) + " bytes");
   }
   json doc;
   try {

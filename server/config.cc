@@ -27,7 +27,9 @@ Status ReadSmallFile(const std::string& path, std::string* out) {
   if (!in) return Status::Error(path + ": cannot open");
   std::ostringstream text;
   text << in.rdbuf();
-  if (text.str().size() > (1u << 20)) return Status::Error(path + ": larger than 1 MiB");
+  if (text.str().size() > kMaxConfigFileBytes) {
+    return Status::Error(path + ": larger than " + std::to_string(kMaxConfigFileBytes) + " bytes");
+  }
   *out = text.str();
   return Status::Ok();
 }

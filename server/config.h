@@ -32,6 +32,7 @@ inline constexpr int kDefaultReloadPollMs = 1000;       // pack folder mtime pol
 inline constexpr std::size_t kDefaultAuditLogMaxBytes = 64u << 20;
 inline constexpr int kDefaultAuditLogFiles = 5;
 inline constexpr int kMinTokenLength = 16;
+inline constexpr std::size_t kMaxConfigFileBytes = 1u << 20;  // the config file and token_file
 inline constexpr const char* kDefaultTokenEnv = "CAUSEGATE_TOKEN";
 
 struct ServerConfig {

@@ -150,6 +150,8 @@ def main():
         ("transcript is a FIFO", payload(fifo), "open"),
         ("no transcript path", json.dumps({"hook_event_name": "Stop"}).encode(), "open"),
         ("nested 100,000 deep", b"[" * 100000 + b"]" * 100000, "open"),
+        # limits::kMaxHookInputBytes (8 MiB) is read and judged; past it, open.
+        ("stdin at the 8 MiB limit", payload(good) + b" " * ((8 << 20) - len(payload(good))), "judged"),
         ("9 MB on stdin", b'{"pad":"' + b"x" * (9 << 20) + b'"}', "open"),
         ("100 MB on stdin", b'{"pad":"' + b"x" * (100 << 20) + b'"}', "open"),
         ("a 50 MB transcript line", payload(long_line), "judged"),

@@ -146,7 +146,7 @@ def test_routes_roots_fail_open(c, binary, work):
         c.check(metric(text, 'causegate_verdicts_total{route="/hook",decision="block"}') == 1, "metrics: hook blocks")
         c.check(metric(text, 'causegate_verdicts_total{route="/v1/judge",decision="allow"}') == 1, "metrics: judge allows")
         c.check(metric(text, 'causegate_fail_open_total{route="/hook"}') == 11, "metrics: fail-opens\n" + text)
-        c.check(metric(text, 'causegate_requests_total{route="/v1/judge",status="400"}') == 4, "metrics: 400s\n" + text)
+        c.check(metric(text, 'causegate_requests_total{route="/v1/judge",status="400"}') == 5, "metrics: 400s\n" + text)
         c.check(metric(text, 'causegate_requests_total{route="/v1/judge",status="413"}') == 1, "metrics: 413")
         c.check(metric(text, 'causegate_rule_hits_total{rule="en.claim.root-cause"}') >= 2, "metrics: rule hits")
         c.check(metric(text, "causegate_judge_duration_seconds_count") == 4, "metrics: latency count")
