@@ -33,6 +33,8 @@
 
 #include "evidence/limits.h"
 #include "evidence/text_fold.h"
+#include "rules/html_entity.h"
+#include "rules/mapped_text.h"
 #include "rules/sentence_split.h"
 
 namespace causegate::rules {
@@ -40,94 +42,6 @@ namespace {
 
 constexpr std::size_t kNpos = std::string_view::npos;
 constexpr std::string_view kReplacementChar = "\uFFFD";
-
-void AppendUtf8(char32_t cp, std::string* out) {
-  if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = 0xFFFD;
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
-// The rendered text of an entity md4c reports verbatim ("&amp;"), or
-// nullopt for a named entity outside the few common ones (kept as written).
-std::optional<std::string> DecodeEntity(std::string_view entity) {
-  if (entity.size() < 3 || entity.front() != '&' || entity.back() != ';') return std::nullopt;
-  const std::string_view name = entity.substr(1, entity.size() - 2);
-  if (name == "amp") return "&";
-  if (name == "lt") return "<";
-  if (name == "gt") return ">";
-  if (name == "quot") return "\"";
-  if (name == "apos") return "'";
-  if (name == "nbsp") return "\u00A0";
-  if (name.size() < 2 || name.front() != '#') return std::nullopt;
-  const bool hex = name[1] == 'x' || name[1] == 'X';
-  const std::string_view digits = name.substr(hex ? 2 : 1);
-  if (digits.empty() || digits.size() > 8) return std::nullopt;
-  char32_t cp = 0;
-  for (const char c : digits) {
-    int value = -1;
-    if (c >= '0' && c <= '9') value = c - '0';
-    if (hex && c >= 'a' && c <= 'f') value = c - 'a' + 10;
-    if (hex && c >= 'A' && c <= 'F') value = c - 'A' + 10;
-    if (value < 0) return std::nullopt;
-    cp = cp * (hex ? 16 : 10) + static_cast<char32_t>(value);
-  }
-  std::string out;
-  AppendUtf8(cp, &out);
-  return out;
-}
-
-// Rendered text with a map back to byte offsets in the message.
-class MappedText {
- public:
-  // Appends `piece`; `source` is its offset in the message when `in_source`,
-  // otherwise the offset it stands for (made-up text has no bytes of its own).
-  void Append(std::string_view piece, std::size_t source, bool in_source) {
-    if (piece.empty()) return;
-    const bool extends_last = in_source && !runs_.empty() && runs_.back().in_source &&
-                              runs_.back().source + (text_.size() - runs_.back().text) == source;
-    if (!extends_last) runs_.push_back({text_.size(), source, in_source});
-    text_.append(piece);
-  }
-
-  // The message offset of the text byte at `pos` (or of the end).
-  std::size_t SourceOffset(std::size_t pos) const {
-    if (runs_.empty()) return 0;
-    auto it = std::upper_bound(runs_.begin(), runs_.end(), pos,
-                               [](std::size_t p, const Run& run) { return p < run.text; });
-    if (it != runs_.begin()) --it;
-    if (!it->in_source || pos < it->text) return it->source;
-    return it->source + (pos - it->text);
-  }
-
-  const std::string& text() const { return text_; }
-  bool empty() const { return text_.empty(); }
-  void Clear() {
-    text_.clear();
-    runs_.clear();
-  }
-
- private:
-  struct Run {
-    std::size_t text;    // where the run starts in text_
-    std::size_t source;  // where it starts in the message
-    bool in_source;      // false: made-up text, every byte maps to `source`
-  };
-  std::string text_;
-  std::vector<Run> runs_;
-};
 
 // Inline text of one prose block, between block boundaries.
 struct Segment {
