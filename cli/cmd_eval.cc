@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "gate/gate.h"
+#include "rules/verdict_json.h"
 
 namespace causegate::cli {
 namespace {
@@ -55,10 +56,14 @@ void AddEvalCommand(CLI::App& app, Common& common) {
   auto dir = std::make_shared<std::string>();
   auto strict = std::make_shared<bool>(false);
   auto steps = std::make_shared<bool>(false);
+  auto units_path = std::make_shared<std::string>();
   cmd->add_option("dir", *dir, "Folder with labels.jsonl and <id>/payload.json")->required()->check(CLI::ExistingDirectory);
   cmd->add_flag("--strict", *strict, "Exit 1 when any decision differs from its label");
   cmd->add_flag("--steps", *steps, "Print every case's debug-protocol step summary");
-  cmd->callback([&common, dir, strict, steps] {
+  cmd->add_option("--units", *units_path,
+                  "Write every case's sentences with their claim features and scores to this JSONL file "
+                  "(the input of bench/quality/fit_scorer.py)");
+  cmd->callback([&common, dir, strict, steps, units_path] {
     std::shared_ptr<const rules::RuleSet> rules;
     if (Status s = rules::LoadRuleSet(common.rules_dir, &rules); !s.ok()) {
       std::fprintf(stderr, "causegate: %s\n", s.message().c_str());
@@ -70,6 +75,15 @@ void AddEvalCommand(CLI::App& app, Common& common) {
       std::fprintf(stderr, "causegate: %s/labels.jsonl: cannot open\n", dir->c_str());
       common.exit_code = 2;
       return;
+    }
+    std::ofstream units;
+    if (!units_path->empty()) {
+      units.open(*units_path, std::ios::binary | std::ios::trunc);
+      if (!units) {
+        std::fprintf(stderr, "causegate: %s: cannot write\n", units_path->c_str());
+        common.exit_code = 2;
+        return;
+      }
     }
     std::map<std::string, Counts> by_lang;
     std::map<std::string, FindingCounts> by_finding;
@@ -102,6 +116,11 @@ void AddEvalCommand(CLI::App& app, Common& common) {
         step_lines.push_back(std::move(summary));
       }
       const bool got_block = r.outcome.action == rules::Action::kBlock;
+      if (units.is_open()) {
+        units << "{\"id\":" << nlohmann::json(id).dump() << ",\"decision\":\"" << (got_block ? "block" : "allow")
+              << "\",\"diagnostic_turn\":" << (r.verdict.diagnostic_rule >= 0 ? "true" : "false")
+              << ",\"sentences\":" << rules::SentenceScoresToJson(r.verdict, *rules, /*all_sentences=*/true) << "}\n";
+      }
       const std::string got_finding = FirstFinding(r.verdict);
       ++cases;
       by_lang[lang].Add(expected_block, got_block);

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
 #include "cli/turn_source.h"
 #include "gate/gate.h"
@@ -25,6 +27,12 @@ struct Style {
 };
 
 std::string Quote(const std::string& s) { return "\"" + rules::Shorten(s, 200) + "\""; }
+
+std::string FormatWeight(double w) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.2f", w);
+  return buf;
+}
 
 // The debug-protocol steps (rules/protocol_steps.h): each call's step, the
 // summary line and a guess-fix.
@@ -64,25 +72,29 @@ void PrintText(const SelectedTurn& selected, const std::string& path, const rule
   }
   PrintProtocol(v, rules, c);
 
-  std::printf("\n%s\n", c("1", "sentences:").c_str());
-  for (std::size_t i = 0; i < v.message.sentences.size(); ++i) {
+  std::printf("\n%s\n", c("1", "sentences (claim scorer, threshold " +
+                                   FormatWeight(rules::ClaimScorer::Default().threshold()) + "):").c_str());
+  for (std::size_t i = 0; i < v.message.sentences.size() && i < v.scores.size(); ++i) {
+    const rules::ClaimScore& score = v.scores[i];
     const rules::SentenceClass& sc = v.sentences[i];
-    if (!sc.causal() && sc.exemption_rule < 0 && sc.hedge_rule < 0) continue;
+    if (!score.scored && sc.hedge_rule < 0 && sc.exemption_rule < 0) continue;
     std::string why;
-    if (sc.hedged()) {
-      why = "hedged (" + rules.rule(sc.hedge_rule).id + ")";
-    } else if (sc.exemption_rule >= 0) {
-      const rules::Rule& r = rules.rule(sc.exemption_rule);
-      why = std::string(rules::RuleKindName(r.kind)) + " (" + r.id + ")";
-    } else if (sc.causal() && v.diagnostic_rule < 0 && !sc.names_failure()) {
-      why = "causal, but no diagnosis and no failure named";
-    } else if (sc.causal()) {
-      why = "claim (" + rules.rule(sc.claim_rule).id + ")";
+    if (!score.scored) {
+      why = "no claim: no cue";
+      if (sc.hedged()) why += "; hedged (" + rules.rule(sc.hedge_rule).id + ")";
+      if (sc.exemption_rule >= 0) why += "; " + std::string(rules::RuleKindName(rules.rule(sc.exemption_rule).kind)) +
+                                         " (" + rules.rule(sc.exemption_rule).id + ")";
     } else {
-      continue;
+      why = std::string(score.claim ? "claim" : "no claim") + ", score " + FormatWeight(score.score);
+      if (score.rule >= 0) why += " (" + rules.rule(score.rule).id + ")";
+      if (!score.overruled.empty()) why += "; decided by: " + score.overruled;
     }
-    if (sc.causal() && !sc.assertive()) why += "; causal words: " + rules.rule(sc.claim_rule).id;
-    std::printf("  %s %s\n", Quote(v.message.sentences[i].text).c_str(), c("2", why).c_str());
+    std::printf("  %s %s\n", Quote(v.message.sentences[i].text).c_str(), c(score.claim ? "1" : "2", why).c_str());
+    if (!score.scored) continue;
+    // The decisive features: every one that moved the score, largest first.
+    std::string line = "bias " + FormatWeight(rules::ClaimScorer::Default().bias());
+    for (const rules::FeatureWeight& f : score.features) line += ", " + f.feature + " " + FormatWeight(f.weight);
+    std::printf("      %s\n", c("2", line).c_str());
   }
 
   std::printf("\n%s %zu\n", c("1", "claims:").c_str(), v.claims.size());
@@ -156,7 +168,11 @@ void AddExplainCommand(CLI::App& app, Common& common) {
     const std::string last = selected.turn.stop_feedback.empty() ? "" : selected.turn.stop_feedback.back();
     const rules::Outcome outcome = rules::Decide(v, *rules, prior, last, policy);
     if (args->format == "json") {
-      std::printf("%s\n", rules::VerdictToJson(v, *rules, &outcome, 2).c_str());
+      // The verdict object of server/API.md, plus how the scorer read each
+      // scored sentence (rules/verdict_json.h).
+      auto out = nlohmann::json::parse(rules::VerdictToJson(v, *rules, &outcome));
+      out["sentences"] = nlohmann::json::parse(rules::SentenceScoresToJson(v, *rules, /*all_sentences=*/false));
+      std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     } else {
       Style style;
       style.on = isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");

@@ -24,6 +24,7 @@
 #include "evidence/json_bounds.h"
 #include "evidence/limits.h"
 #include "evidence/utf8.h"
+#include "rules/claim_scorer.h"
 #include "rules/claims.h"
 #include "rules/message.h"
 
@@ -67,7 +68,9 @@ TextClass ClassifyText(const RuleSet& rules, std::string_view text) {
     const SentenceClass sc = ClassifySentence(rules, sentence.masked);
     out.causal = out.causal || sc.causal();
     out.hedged = out.hedged || sc.hedged() || sc.hits.Has(RuleKind::kUncertainty);
-    out.claim = out.claim || sc.assertive();
+    const ClaimScore score = ScoreSentence(rules, ClaimScorer::Default(), sentence.masked, sc,
+                                           PlaceOf(rules, message, sentence), /*diagnosis=*/true);
+    out.claim = out.claim || score.claim;
     out.rules.insert(out.rules.end(), sc.hits.rules.begin(), sc.hits.rules.end());
   }
   std::sort(out.rules.begin(), out.rules.end());

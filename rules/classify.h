@@ -27,10 +27,9 @@ struct TextClass {
   bool causal = false;
   // A hedge or an uncertainty rule matched: the sentence is marked uncertain.
   bool hedged = false;
-  // SentenceClass::assertive(): causal, not hedged, no question /
-  // conditional / negation / uncertainty (nor rationale for a sentence that
-  // names no failure). This is the gate's decision for a sentence of a
-  // diagnostic turn; whether the turn is a diagnosis is left out.
+  // The claim scorer's decision (rules/claim_scorer.h) for a sentence of a
+  // diagnosis turn, read as a plain paragraph: whether the turn is a
+  // diagnosis, and the message's structure, are left out.
   bool claim = false;
   // Every sentence rule that matched in any sentence, ascending, once each.
   std::vector<int> rules;

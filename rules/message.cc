@@ -19,7 +19,9 @@
 // heading clears (and sets again if the heading is itself an Evidence
 // heading). HTML blocks are prose, with their tags dropped: the spec lists
 // them nowhere as quoted material, and a claim inside <details> is still a
-// claim.
+// claim. Inline tags and comments in prose are dropped too, joining the
+// text on either side as a renderer shows it, so markup cannot split a
+// word a rule looks for.
 // Tests: tests/unit/rules/message_test.cc.
 #include "rules/message.h"
 
@@ -89,6 +91,15 @@ std::vector<TextRange> MergeRanges(const std::vector<TextRange>& a,
   return merged;
 }
 
+// <br>, <br/>, <BR />: the one inline tag a renderer shows as a line break.
+bool IsLineBreakTag(std::string_view tag) {
+  if (tag.size() < 4 || tag[0] != '<' || (tag[1] != 'b' && tag[1] != 'B') || (tag[2] != 'r' && tag[2] != 'R')) {
+    return false;
+  }
+  const char next = tag[3];
+  return next == '>' || next == '/' || next == ' ' || next == '\t' || next == '\n';
+}
+
 bool IsFollowerBlock(MD_BLOCKTYPE type) {
   return type == MD_BLOCK_UL || type == MD_BLOCK_OL || type == MD_BLOCK_CODE ||
          type == MD_BLOCK_QUOTE;
@@ -128,6 +139,9 @@ class Builder {
   void ParseAsPlainText() {
     message_ = Message{};
     ranges_.clear();
+    shapes_.clear();
+    heading_ = -1;
+    units_in_section_ = 0;
     evidence_open_ = false;
     segment_ = Segment{};
     segment_.unit = NewUnit();
@@ -141,6 +155,7 @@ class Builder {
   }
 
   Message Finish() {
+    message_.units = std::move(shapes_);
     message_.units.resize(ranges_.size());
     for (std::size_t u = 0; u < ranges_.size(); ++u) {
       std::vector<int>& list = message_.units[u].fragments;
@@ -162,10 +177,20 @@ class Builder {
                               // following lists / code / quotes join
   };
 
-  int NewUnit() {
+  int NewUnit(UnitKind kind = UnitKind::kParagraph) {
     const std::size_t now = message_.fragments.size();
     ranges_.push_back({now, now});
-    return static_cast<int>(ranges_.size() - 1);
+    Unit unit;
+    unit.kind = kind;
+    unit.heading = kind == UnitKind::kHeading ? -1 : heading_;
+    unit.index_in_section = kind == UnitKind::kHeading ? 0 : units_in_section_++;
+    shapes_.push_back(unit);
+    const int index = static_cast<int>(ranges_.size() - 1);
+    if (kind == UnitKind::kHeading) {
+      heading_ = index;
+      units_in_section_ = 0;
+    }
+    return index;
   }
 
   int EnterBlock(MD_BLOCKTYPE type) {
@@ -189,14 +214,20 @@ class Builder {
           break;
         case MD_BLOCK_H:
           evidence_open_ = false;  // a prose heading ends the evidence section
-          frame.unit = NewUnit();
+          frame.unit = NewUnit(UnitKind::kHeading);
           frame.owns_unit = true;
           break;
         case MD_BLOCK_LI:
+          frame.unit = NewUnit(UnitKind::kListItem);
+          frame.owns_unit = true;
+          break;
         case MD_BLOCK_TH:
         case MD_BLOCK_TD:
+          frame.unit = NewUnit(UnitKind::kTableCell);
+          frame.owns_unit = true;
+          break;
         case MD_BLOCK_HTML:
-          frame.unit = NewUnit();
+          frame.unit = NewUnit(UnitKind::kHtml);
           frame.owns_unit = true;
           break;
         default:
@@ -204,6 +235,7 @@ class Builder {
       }
     }
     html_in_tag_ = false;
+    html_in_comment_ = false;
     frames_.push_back(frame);
     return 0;
   }
@@ -294,6 +326,13 @@ class Builder {
           text.Append(piece, source, in_source);
         }
         return;
+      case MD_TEXT_HTML:
+        if (html_block) break;
+        // An inline tag or comment in prose: a renderer shows neither, so
+        // the text on either side joins ("ro<span>ot</span>" reads "root",
+        // "root<!-- x -->cause" reads "rootcause"); a <br> breaks the line.
+        if (IsLineBreakTag(piece)) text.Append("\n", source, false);
+        return;
       default:
         break;
     }
@@ -301,12 +340,28 @@ class Builder {
       text.Append(piece, source, in_source);
       return;
     }
-    // An HTML block's text: drop the tags, keep what is between them, and
-    // read its line ends as soft breaks.
+    // An HTML block's text: drop the tags and comments, keep what is
+    // between them (a comment inside a word joins its halves), and read its
+    // line ends as soft breaks.
     std::size_t run = 0;
     for (std::size_t i = 0; i <= piece.size(); ++i) {
       const bool at_end = i == piece.size();
+      if (html_in_comment_) {
+        if (at_end) break;
+        if (piece.compare(i, 3, "-->") == 0) {
+          html_in_comment_ = false;
+          i += 2;
+          run = i + 1;
+        }
+        continue;
+      }
       const char c = at_end ? '\0' : piece[i];
+      if (!html_in_tag_ && c == '<' && piece.compare(i, 4, "<!--") == 0) {
+        if (i > run) text.Append(piece.substr(run, i - run), in_source ? source + run : source, in_source);
+        html_in_comment_ = true;
+        i += 3;
+        continue;
+      }
       const bool cut = at_end || (html_in_tag_ ? c == '>' : (c == '<' || c == '\n'));
       if (!cut) continue;
       if (!html_in_tag_ && i > run) {
@@ -386,10 +441,14 @@ class Builder {
   const ExtraMarkers& extra_markers_;
   Message message_;
   std::vector<TextRange> ranges_;  // per unit: its fragment index range
+  std::vector<Unit> shapes_;       // per unit: kind and section, fragments filled in Finish
+  int heading_ = -1;               // the latest heading unit
+  int units_in_section_ = 0;       // units since it
   std::vector<Frame> frames_;
   int quote_depth_ = 0;
   bool evidence_open_ = false;
   bool html_in_tag_ = false;
+  bool html_in_comment_ = false;  // inside <!-- ... --> in an HTML block
   std::size_t cursor_ = 0;  // message offset just past the last text read
   Segment segment_;
   MappedText material_;
@@ -539,6 +598,17 @@ std::string_view CapAtCharBoundary(std::string_view text, std::size_t max_bytes)
 }
 
 }  // namespace
+
+const char* UnitKindName(UnitKind kind) {
+  switch (kind) {
+    case UnitKind::kParagraph: return "paragraph";
+    case UnitKind::kHeading: return "heading";
+    case UnitKind::kListItem: return "list-item";
+    case UnitKind::kTableCell: return "table-cell";
+    case UnitKind::kHtml: return "html";
+  }
+  return "paragraph";
+}
 
 const char* FragmentOriginName(FragmentOrigin origin) {
   switch (origin) {

@@ -56,8 +56,18 @@ struct Sentence {
 
 inline constexpr std::string_view kQuotePlaceholder = "QUOTE";
 
+enum class UnitKind { kParagraph, kHeading, kListItem, kTableCell, kHtml };
+const char* UnitKindName(UnitKind kind);  // "paragraph", "list-item", ...
+
 // A prose container: a paragraph, list item, heading or table cell.
 struct Unit {
+  UnitKind kind = UnitKind::kParagraph;
+  // The heading whose section holds this unit (the nearest heading before
+  // it), or -1: a heading is no claim by itself, its section is read with it.
+  int heading = -1;
+  // Units of the section before this one: 0 for the first unit under its
+  // heading (where "## Why it broke" is answered).
+  int index_in_section = 0;
   std::vector<int> fragments;  // fragments placed with this unit (3.2): its
                                // own, those of its nested blocks, and of the
                                // lists / code / quotes directly following it

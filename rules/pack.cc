@@ -29,7 +29,8 @@ constexpr std::size_t kMaxPackBytes = 4 * limits::kMaxHookInputBytes;
 constexpr std::array<const char*, kRuleKindCount> kKindNames = {
     "claim",       "hedge",     "question",          "conditional",
     "negation",    "uncertainty", "rationale",       "diagnostic-prompt",
-    "failure-word", "evidence-marker", "step",       "symptom"};
+    "failure-word", "evidence-marker", "step",       "symptom",
+    "feature"};
 
 int LineOfOffset(std::string_view text, std::size_t offset) {
   offset = std::min(offset, text.size());
@@ -102,6 +103,9 @@ Status ParseRule(const json& value, Rule* rule) {
     if (!value["tag"].is_string()) return Status::Error("tag: must be a string");
     rule->tag = value["tag"].get<std::string>();
   }
+  // A feature's weight is looked up by its tag (rules/claim_scorer.h): a
+  // feature without one would match and weigh nothing.
+  if (rule->kind == RuleKind::kFeature && rule->tag.empty()) return Status::Error("a feature rule needs a tag");
   if (value.contains("match")) {
     if (Status s = StringArray(value["match"], "match", &rule->must_match); !s.ok()) return s;
   }

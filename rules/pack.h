@@ -26,9 +26,11 @@ enum class RuleKind {
   kEvidenceMarker,    // a line that opens the evidence section
   kStep,              // a tool call is a protocol step (probe, smoke test, ...)
   kSymptom,           // a failure symptom in the prompt or tool output
+  kFeature,           // a named trait of a sentence the claim scorer weighs
+                      // (rules/claim_scorer.h); the name is the rule's tag
 };
 
-inline constexpr int kRuleKindCount = 12;
+inline constexpr int kRuleKindCount = 13;
 
 const char* RuleKindName(RuleKind kind);
 // Parses a kind name as written in a pack ("claim", "diagnostic-prompt").

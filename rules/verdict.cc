@@ -118,7 +118,8 @@ void CompleteProtocol(const RuleSet& rules, Verdict* v) {
 
 }  // namespace
 
-Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const RuleSet& rules) {
+Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const RuleSet& rules,
+                  const ClaimScorer& scorer) {
   Verdict v;
   std::string_view text = turn.final_message;
   if (text.size() > limits::kMaxMessageBytes) {
@@ -144,16 +145,19 @@ Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const 
   PrefetchedHistory replay(std::move(earlier), history);
   evidence::EvidenceIndex index(turn, history != nullptr ? &replay : nullptr);
   v.sentences.reserve(v.message.sentences.size());
+  v.scores.reserve(v.message.sentences.size());
   for (std::size_t i = 0; i < v.message.sentences.size(); ++i) {
     const Sentence& sentence = v.message.sentences[i];
     v.sentences.push_back(ClassifySentence(rules, sentence.masked));
     const SentenceClass& c = v.sentences.back();
-    if (!c.assertive()) continue;
-    if (v.diagnostic_rule < 0 && !c.names_failure()) continue;
+    v.scores.push_back(ScoreSentence(rules, scorer, sentence.masked, c, PlaceOf(rules, v.message, sentence),
+                                     v.diagnostic_rule >= 0));
+    const ClaimScore& score = v.scores.back();
+    if (!score.claim) continue;
 
     Claim claim;
     claim.sentence = static_cast<int>(i);
-    claim.rule = c.claim_rule;
+    claim.rule = score.rule;
     claim.chinese = evidence::LooksChinese(sentence.text);
     for (const int f : v.message.FragmentsFor(sentence)) {
       const Fragment& fragment = v.message.fragments[static_cast<std::size_t>(f)];

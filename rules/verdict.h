@@ -11,6 +11,7 @@
 
 #include "evidence/evidence_index.h"
 #include "evidence/turn.h"
+#include "rules/claim_scorer.h"
 #include "rules/claims.h"
 #include "rules/guess_fix.h"
 #include "rules/message.h"
@@ -55,6 +56,7 @@ enum class Decision { kAllow, kBlock };
 struct Verdict {
   Message message;
   std::vector<SentenceClass> sentences;  // parallel to message.sentences
+  std::vector<ClaimScore> scores;        // parallel to message.sentences
   int diagnostic_rule = -1;              // rule that made the turn a diagnosis
   std::vector<Claim> claims;             // supported and unsupported, in order
   Decision decision = Decision::kAllow;
@@ -79,6 +81,7 @@ struct Verdict {
 // When the prompt follows up on earlier turns (rules/protocol_steps.h),
 // those turns are read first for protocol tracking and then handed to the
 // citation look-up, so each is read from history once.
-Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const RuleSet& rules);
+Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const RuleSet& rules,
+                  const ClaimScorer& scorer = ClaimScorer::Default());
 
 }  // namespace causegate::rules

@@ -48,6 +48,33 @@ json ProtocolJson(const ProtocolSteps& p, const RuleSet& rules) {
 
 }  // namespace
 
+std::string SentenceScoresToJson(const Verdict& verdict, const RuleSet& rules, bool all_sentences, int indent) {
+  json out = json::array();
+  for (std::size_t i = 0; i < verdict.scores.size() && i < verdict.message.sentences.size(); ++i) {
+    const ClaimScore& score = verdict.scores[i];
+    if (!score.scored && !all_sentences) continue;
+    const Sentence& s = verdict.message.sentences[i];
+    const std::size_t unit = static_cast<std::size_t>(s.unit);
+    json features = json::array();
+    for (const FeatureWeight& f : score.features) features.push_back({{"name", f.feature}, {"weight", f.weight}});
+    json sj = {{"sentence", s.text},
+               {"offset", s.offset},
+               {"unit", UnitKindName(unit < verdict.message.units.size() ? verdict.message.units[unit].kind
+                                                                          : UnitKind::kParagraph)},
+               {"claim", score.claim},
+               {"score", score.score},
+               {"features", std::move(features)}};
+    if (score.rule >= 0) sj["rule"] = rules.rule(score.rule).id;
+    // The decision of the packs alone, before the scorer: for measuring the
+    // scorer against them.
+    const SentenceClass& c = verdict.sentences[i];
+    sj["rules_only"] = c.assertive() && (verdict.diagnostic_rule >= 0 || c.names_failure());
+    if (!score.overruled.empty()) sj["overruled"] = score.overruled;
+    out.push_back(std::move(sj));
+  }
+  return out.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
 std::string VerdictToJson(const Verdict& verdict, const RuleSet& rules, const Outcome* outcome, int indent) {
   json claims = json::array();
   for (const Claim& claim : verdict.claims) {

@@ -27,4 +27,13 @@ namespace causegate::rules {
 std::string VerdictToJson(const Verdict& verdict, const RuleSet& rules, const Outcome* outcome,
                           int indent = -1);
 
+// How the claim scorer read each sentence that it scored (rules/claim_scorer.h):
+//   [{"sentence", "offset", "unit": "paragraph"|"heading"|"list-item"|
+//     "table-cell"|"html", "claim": bool, "score", "threshold",
+//     "rule"?, "overruled"?, "features": [{"name", "weight"}, ...]}]
+// With all_sentences, every prose sentence, scored or not (for fitting the
+// scorer: bench/quality/fit_scorer.py).
+std::string SentenceScoresToJson(const Verdict& verdict, const RuleSet& rules, bool all_sentences,
+                                 int indent = -1);
+
 }  // namespace causegate::rules

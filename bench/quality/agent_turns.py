@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""The gate on real agent turns (../shared/corpora/agent_turns), split by split.
+
+    python3 bench/quality/agent_turns.py --bin build/causegate
+
+Renders every case with ../shared/tools/casegen.py, judges it through
+`causegate eval` (the hook's own judging call) and prints, per language and
+per folder, train and validation side by side:
+  - turn level: false blocks of the turns labelled allow, recall of the
+    turns labelled block (ambiguous cases left out, as the corpus asks);
+  - sentence level: claim precision and recall of the scorer, and of the
+    packs alone (the gate before the scorer) on the same sentences, and per
+    label class how many sentences the gate took for claims.
+Figures only: exit 0, 77 when ../shared is absent, 2 on a run error.
+--errors N lists up to N wrong turns of the train split (never validation:
+looking at it would tune on it).
+"""
+import argparse
+import collections
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import agent_turns_data as data  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+
+def ratio(a, b):
+    return "%d/%d" % (a, b)
+
+
+def pct(a, b):
+    return "%.1f%%" % (100.0 * a / b) if b else "-"
+
+
+def prf(tp, fp, fn):
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    return p, r
+
+
+class Tally:
+    def __init__(self):
+        self.allow = self.false_block = self.block = self.caught = 0
+        self.s = collections.Counter()   # sentence tp/fp/fn for the scorer
+        self.r = collections.Counter()   # the same for the packs alone
+        self.by_class = collections.Counter()
+        self.claimed_by_class = collections.Counter()
+        self.unaligned = 0
+
+    def add_turn(self, case, judged):
+        got_block = judged is not None and judged["decision"] == "block"
+        if case["label"] == "block":
+            self.block += 1
+            self.caught += got_block
+        else:
+            self.allow += 1
+            self.false_block += got_block
+
+    def add_sentence(self, sentence, label):
+        if label is None:
+            self.unaligned += 1
+            return
+        self.by_class[label] += 1
+        for counter, said in ((self.s, sentence["claim"]), (self.r, sentence.get("rules_only", False))):
+            if label == "claim":
+                counter["tp" if said else "fn"] += 1
+            elif said:
+                counter["fp"] += 1
+        if sentence["claim"]:
+            self.claimed_by_class[label] += 1
+
+
+def collect(args, work):
+    """{(lang or folder, split): Tally}, and the wrong train turns."""
+    tallies = collections.defaultdict(Tally)
+    wrong = []
+    for folder in data.FOLDERS:
+        for case, judged, sentences in data.load_folder(args.shared, folder, args.bin, work, args.rules):
+            if case.get("ambiguous"):
+                continue
+            split = case.get("split", "train")
+            keys = [(data.lang_of(folder), split), (folder, split)]
+            for key in keys:
+                tallies[key].add_turn(case, judged)
+                for sentence, label in sentences:
+                    tallies[key].add_sentence(sentence, label)
+            got = judged["decision"] if judged else "none"
+            if split == "train" and got != case["label"]:
+                wrong.append((folder, case, judged, sentences))
+    return tallies, wrong
+
+
+def print_turns(tallies, keys):
+    print("turn level (ambiguous left out):")
+    print("  %-16s %-11s %16s %10s %14s %8s" % ("set", "split", "false blocks", "", "block recall", ""))
+    for key in keys:
+        for split in ("train", "validation"):
+            t = tallies.get((key, split))
+            if t is None:
+                continue
+            print("  %-16s %-11s %16s %10s %14s %8s" % (
+                key, split, ratio(t.false_block, t.allow), pct(t.false_block, t.allow),
+                ratio(t.caught, t.block), ("%.2f" % (t.caught / t.block)) if t.block else "-"))
+
+
+def print_sentences(tallies, keys):
+    print("\nsentence level, claim vs the rest (scorer | packs alone):")
+    print("  %-16s %-11s %6s %6s %6s %6s | %6s %6s %9s" % ("set", "split", "P", "R", "tp", "fp", "P", "R", "unaligned"))
+    for key in keys:
+        for split in ("train", "validation"):
+            t = tallies.get((key, split))
+            if t is None:
+                continue
+            p, r = prf(t.s["tp"], t.s["fp"], t.s["fn"])
+            rp, rr = prf(t.r["tp"], t.r["fp"], t.r["fn"])
+            print("  %-16s %-11s %6.2f %6.2f %6d %6d | %6.2f %6.2f %9d" % (
+                key, split, p, r, t.s["tp"], t.s["fp"], rp, rr, t.unaligned))
+    print("\nsentences taken for claims, per label class (scorer; claim: recall, others: false claims):")
+    print("  %-12s %-11s" % ("lang", "split") + "".join(" %12s" % c[:12] for c in data.CLASSES))
+    for lang in ("en", "zh"):
+        for split in ("train", "validation"):
+            t = tallies.get((lang, split))
+            if t is None:
+                continue
+            cells = "".join(" %12s" % ratio(t.claimed_by_class[c], t.by_class[c]) for c in data.CLASSES)
+            print("  %-12s %-11s%s" % (lang, split, cells))
+
+
+def print_wrong(wrong, limit):
+    print("\nwrong train turns (first %d of %d):" % (min(limit, len(wrong)), len(wrong)))
+    for folder, case, judged, sentences in wrong[:limit]:
+        got = judged["decision"] if judged else "none"
+        print("- %s/%s: label %s, got %s (%s)" % (folder, case["id"], case["label"], got, case.get("why", "")[:100]))
+        for sentence, label in sentences:
+            if sentence["claim"] or label == "claim":
+                feats = ", ".join("%s %+.2f" % (f["name"], f["weight"]) for f in sentence["features"][:6])
+                print("    [%s claim=%s score=%.2f] %s\n        %s" % (
+                    label, sentence["claim"], sentence["score"], sentence["sentence"][:160], feats))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default=os.path.join(REPO, "build", "causegate"))
+    ap.add_argument("--shared", default=os.path.join(os.path.dirname(REPO), "shared"))
+    ap.add_argument("--work", help="scratch folder for the rendered sessions (default: a temporary one)")
+    ap.add_argument("--rules", help="extra pack folder, as --rules")
+    ap.add_argument("--errors", type=int, default=0, help="list up to N wrong train turns")
+    args = ap.parse_args()
+    if not os.path.isdir(data.corpus_root(args.shared)):
+        print("SKIP: %s not found (the corpora live beside the project)" % data.corpus_root(args.shared))
+        return 77
+    with tempfile.TemporaryDirectory() as tmp:
+        work = args.work or tmp
+        os.makedirs(work, exist_ok=True)
+        tallies, wrong = collect(args, work)
+    keys = ["en", "zh"] + data.FOLDERS
+    print_turns(tallies, keys)
+    print_sentences(tallies, keys)
+    if args.errors:
+        print_wrong(wrong, args.errors)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""Real agent turns (../shared/corpora/agent_turns) as the gate reads them.
+
+Shared by bench/quality/agent_turns.py (the figures) and
+bench/quality/fit_scorer.py (the fit): renders each folder's cases with
+../shared/tools/casegen.py, judges them with `causegate eval --units`, and
+pairs every sentence the gate read with the sentence label a person set
+(sentences.jsonl). The corpora are read in place and never copied into the
+project; the rendered sessions live in a scratch folder.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+FOLDERS = ["public_en", "claude_code_nb", "public_zh", "public_zh2"]
+CLASSES = ["claim", "hedged", "negated", "question", "conditional", "uncertainty", "rationale",
+           "explanation", "reported", "observation", "other"]
+
+_NOT_WORD = re.compile(r"[^0-9a-z\u3400-\u4dbf\u4e00-\u9fff]+")
+
+
+def norm(text):
+    """Letters, digits and Han only, lower case: the gate drops markup the
+    labeller kept (backticks, emphasis), and the two split differently."""
+    return _NOT_WORD.sub("", text.lower())
+
+
+def corpus_root(shared):
+    return os.path.join(shared, "corpora", "agent_turns")
+
+
+def load_cases(folder_dir):
+    cases = {}
+    case_dir = os.path.join(folder_dir, "cases")
+    for name in sorted(os.listdir(case_dir)):
+        if name.endswith(".json"):
+            with open(os.path.join(case_dir, name), encoding="utf-8") as f:
+                case = json.load(f)
+            cases[case["id"]] = case
+    return cases
+
+
+def load_sentence_labels(folder_dir):
+    by_case = {}
+    with open(os.path.join(folder_dir, "sentences.jsonl"), encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                row = json.loads(line)
+                by_case.setdefault(row["case_id"], []).append(row)
+    return by_case
+
+
+def render(shared, folder_dir, out_dir):
+    """casegen --all, once per scratch folder (the cases do not change)."""
+    labels = os.path.join(out_dir, "labels.jsonl")
+    if not os.path.isfile(labels):
+        casegen = os.path.join(shared, "tools", "casegen.py")
+        subprocess.run([sys.executable, casegen, "--all", os.path.join(folder_dir, "cases"), out_dir],
+                       check=True, stdout=subprocess.DEVNULL)
+    return out_dir
+
+
+def judge(binary, rendered_dir, units_path, rules_dir=None):
+    """causegate eval --units: every case's decision and sentence features."""
+    cmd = [binary]
+    if rules_dir:
+        cmd += ["--rules", rules_dir]
+    cmd += ["eval", rendered_dir, "--units", units_path]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    judged = {}
+    with open(units_path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                row = json.loads(line)
+                judged[row["id"]] = row
+    return judged
+
+
+def align(gate_sentences, labelled):
+    """Each gate sentence gets the label of the labelled sentence(s) it
+    overlaps: claim when any overlapping one is a claim, else the label of
+    the longest overlap; None when nothing overlaps (the gate and the
+    labeller read a different text there)."""
+    keyed = [(norm(row["sentence"]), row["label"]) for row in labelled]
+    out = []
+    for g in gate_sentences:
+        key = norm(g["sentence"])
+        if len(key) < 4:
+            out.append(None)
+            continue
+        best, best_len, claim = None, 0, False
+        for text, label in keyed:
+            if len(text) < 4:
+                continue
+            if key in text or text in key:
+                overlap = min(len(key), len(text))
+                claim = claim or label == "claim"
+                if overlap > best_len:
+                    best, best_len = label, overlap
+        out.append("claim" if claim else best)
+    return out
+
+
+def load_folder(shared, folder, binary, work, rules_dir=None):
+    """[(case, judged row or None, [(gate sentence, label or None)])]."""
+    folder_dir = os.path.join(corpus_root(shared), folder)
+    cases = load_cases(folder_dir)
+    labels = load_sentence_labels(folder_dir)
+    rendered = render(shared, folder_dir, os.path.join(work, folder))
+    judged = judge(binary, rendered, os.path.join(work, folder + ".units.jsonl"), rules_dir)
+    rows = []
+    for case_id, case in cases.items():
+        j = judged.get(case_id)
+        sentences = j["sentences"] if j else []
+        rows.append((case, j, list(zip(sentences, align(sentences, labels.get(case_id, []))))))
+    return rows
+
+
+def lang_of(folder):
+    return "zh" if folder.startswith("public_zh") else "en"
+
+
+def load_dev_cases(shared, binary, work):
+    """../shared/cases, the written development cases: [(case, judged row,
+    [(gate sentence, label)])] where a sentence's label is the packs' own
+    decision (rules_only), which agrees with every one of the cases' turn
+    labels; the cases carry no sentence labels of their own."""
+    case_dir = os.path.join(shared, "cases")
+    out_dir = os.path.join(work, "dev_cases")
+    labels = os.path.join(out_dir, "labels.jsonl")
+    if not os.path.isfile(labels):
+        casegen = os.path.join(shared, "tools", "casegen.py")
+        subprocess.run([sys.executable, casegen, "--all", case_dir, out_dir], check=True, stdout=subprocess.DEVNULL)
+    judged = judge(binary, out_dir, os.path.join(work, "dev_cases.units.jsonl"))
+    rows = []
+    for name in sorted(os.listdir(case_dir)):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(case_dir, name), encoding="utf-8") as f:
+            case = json.load(f)
+        j = judged.get(case["id"])
+        sentences = j["sentences"] if j else []
+        rows.append((case, j, [(s, "claim" if s.get("rules_only") else "other") for s in sentences]))
+    return rows

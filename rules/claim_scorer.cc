@@ -1,0 +1,253 @@
+#include "rules/claim_scorer.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+
+#include "rules/embedded.h"
+
+namespace causegate::rules {
+namespace {
+
+constexpr std::string_view kWeightsFile = "claim_weights.tsv";
+constexpr std::string_view kCauseHeadingTag = "cause-heading";
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+bool ParseDouble(std::string_view text, double* out) {
+  const std::string copy(text);
+  char* end = nullptr;
+  *out = std::strtod(copy.c_str(), &end);
+  return end != nullptr && *end == '\0' && !copy.empty() && std::isfinite(*out);
+}
+
+// The exemption kinds, by the feature name each carries.
+struct ExemptionFeature {
+  RuleKind kind;
+  const char* name;
+};
+constexpr ExemptionFeature kExemptions[] = {
+    {RuleKind::kHedge, "hedge"},         {RuleKind::kQuestion, "question"},
+    {RuleKind::kConditional, "conditional"}, {RuleKind::kNegation, "negation"},
+    {RuleKind::kUncertainty, "uncertainty"}, {RuleKind::kRationale, "rationale"},
+};
+
+const char* UnitFeature(UnitKind kind) {
+  switch (kind) {
+    case UnitKind::kHeading: return "unit:heading";
+    case UnitKind::kListItem: return "unit:list-item";
+    case UnitKind::kTableCell: return "unit:table-cell";
+    case UnitKind::kHtml: return "unit:html";
+    case UnitKind::kParagraph: return nullptr;
+  }
+  return nullptr;
+}
+
+constexpr std::string_view kClaimFormPrefix = "form.";
+
+// A clause carries a claim when a claim rule or a claim-form feature
+// ("form.*": identification, a cause label, ...) matches in it; the first
+// such clause is the one a hedge or negation must stand in to count.
+bool CarriesClaim(const RuleSet& rules, const Hits& hits) {
+  if (hits.Has(RuleKind::kClaim)) return true;
+  for (const int r : hits.rules) {
+    const Rule& rule = rules.rule(r);
+    if (rule.kind == RuleKind::kFeature &&
+        (rule.tag.compare(0, kClaimFormPrefix.size(), kClaimFormPrefix) == 0 || rule.tag == kForceClaimTag)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void Add(std::vector<FeatureWeight>* out, std::string name, const ClaimScorer& scorer) {
+  for (const FeatureWeight& f : *out) {
+    if (f.feature == name) return;
+  }
+  const double w = scorer.Weight(name);
+  out->push_back({std::move(name), w});
+}
+
+}  // namespace
+
+const ClaimScorer& ClaimScorer::Default() {
+  static const ClaimScorer scorer = [] {
+    ClaimScorer s;
+    const EmbeddedFile* file = FindEmbedded(kWeightsFile);
+    // The embedded weights are checked by the tests; a failure is a build bug.
+    if (file == nullptr || !Parse(file->contents, "<builtin>/" + std::string(kWeightsFile), &s).ok()) {
+      s = ClaimScorer();
+      s.threshold_ = 1e300;  // nothing is a claim: the gate fails open
+    }
+    return s;
+  }();
+  return scorer;
+}
+
+Status ClaimScorer::Parse(std::string_view text, const std::string& file, ClaimScorer* out) {
+  ClaimScorer s;
+  bool have_bias = false;
+  bool have_threshold = false;
+  int line_number = 0;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    ++line_number;
+    if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    line = Trim(line);
+    if (line.empty()) continue;
+    const std::size_t tab = line.find('\t');
+    const std::string where = file + ":" + std::to_string(line_number) + ": ";
+    if (tab == std::string_view::npos) return Status::Error(where + "expected \"name<TAB>weight\"");
+    const std::string name(Trim(line.substr(0, tab)));
+    double value = 0;
+    if (name.empty()) return Status::Error(where + "empty feature name");
+    if (!ParseDouble(Trim(line.substr(tab + 1)), &value)) return Status::Error(where + "weight is not a finite number");
+    if (name == "bias") {
+      s.bias_ = value;
+      have_bias = true;
+    } else if (name == "threshold") {
+      s.threshold_ = value;
+      have_threshold = true;
+    } else if (!s.weights_.emplace(name, value).second) {
+      return Status::Error(where + "feature \"" + name + "\" given twice");
+    }
+  }
+  if (!have_bias || !have_threshold) return Status::Error(file + ": \"bias\" and \"threshold\" are required");
+  if (auto it = s.weights_.find("cue:*"); it != s.weights_.end()) s.default_cue_ = it->second;
+  *out = std::move(s);
+  return Status::Ok();
+}
+
+double ClaimScorer::Weight(std::string_view feature) const {
+  if (auto it = weights_.find(std::string(feature)); it != weights_.end()) return it->second;
+  return feature.substr(0, 4) == "cue:" ? default_cue_ : 0.0;
+}
+
+std::string CueFeature(const Rule& rule) {
+  const std::size_t dot = rule.id.find('.');
+  return "cue:" + (dot == std::string::npos ? rule.id : rule.id.substr(dot + 1));
+}
+
+SentencePlace PlaceOf(const RuleSet& rules, const Message& message, const Sentence& sentence) {
+  SentencePlace place;
+  if (sentence.unit < 0 || static_cast<std::size_t>(sentence.unit) >= message.units.size()) return place;
+  const Unit& unit = message.units[static_cast<std::size_t>(sentence.unit)];
+  place.unit = unit.kind;
+  if (unit.heading < 0) return place;
+  for (const Sentence& s : message.sentences) {
+    if (s.unit != unit.heading) continue;
+    const Hits hits = rules.Match(Target::kSentence, s.masked);
+    bool names_cause = hits.Has(RuleKind::kClaim);
+    for (const int r : hits.rules) {
+      names_cause = names_cause || (rules.rule(r).kind == RuleKind::kFeature && rules.rule(r).tag == kCauseHeadingTag);
+    }
+    if (names_cause) {
+      place.under_cause_heading = true;
+      place.first_under_cause_heading = unit.index_in_section == 0;
+      break;
+    }
+  }
+  return place;
+}
+
+ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::string_view masked,
+                         const SentenceClass& whole, const SentencePlace& place, bool diagnosis) {
+  ClaimScore out;
+  out.clause = {0, masked.size()};
+  if (!CarriesClaim(rules, whole.hits)) return out;
+  out.scored = true;
+
+  // The claim clause's own hits; the whole sentence's when it is one clause.
+  Hits clause_hits = whole.hits;
+  const std::vector<ClauseSpan> clauses = SplitClauses(masked);
+  if (clauses.size() > 1) {
+    for (const ClauseSpan& span : clauses) {
+      Hits hits = rules.Match(Target::kSentence, masked.substr(span.begin, span.end - span.begin));
+      if (CarriesClaim(rules, hits)) {
+        clause_hits = std::move(hits);
+        out.clause = span;
+        break;
+      }
+    }
+  }
+
+  // A lead-in before a colon ("I'm sure of it: the 502s are due to X")
+  // keeps its hedges and negations for the clause it introduces (a label
+  // scopes over what it labels: "Hypothesis: X"), but its traits are its
+  // own: the traits are read from the part that carries the claim.
+  Hits trait_hits = clause_hits;
+  const std::string_view clause_text = masked.substr(out.clause.begin, out.clause.end - out.clause.begin);
+  if (const std::size_t colon = clause_text.find(": "); colon != std::string_view::npos) {
+    Hits after = rules.Match(Target::kSentence, clause_text.substr(colon + 2));
+    Hits before = rules.Match(Target::kSentence, clause_text.substr(0, colon));
+    if (CarriesClaim(rules, after) && !CarriesClaim(rules, before)) trait_hits = std::move(after);
+  }
+
+  int feature_rule = -1;
+  int force_rule = -1;
+  for (const int r : clause_hits.rules) {
+    const Rule& rule = rules.rule(r);
+    if (rule.kind == RuleKind::kClaim) Add(&out.features, CueFeature(rule), scorer);
+  }
+  for (const int r : trait_hits.rules) {
+    const Rule& rule = rules.rule(r);
+    // A heading's trait, read only on headings (PlaceOf).
+    if (rule.kind == RuleKind::kFeature && rule.tag == kCauseHeadingTag) continue;
+    if (rule.kind == RuleKind::kFeature) {
+      if (rule.tag == kForceClaimTag && out.overruled.empty()) {
+        out.overruled = "forced claim (" + rule.id + ")";
+        force_rule = r;
+      }
+      if (rule.tag == kForceExemptTag) out.overruled = "forced exempt (" + rule.id + ")";
+      Add(&out.features, "feature:" + rule.tag, scorer);
+      if (feature_rule < 0 && rule.tag.compare(0, kClaimFormPrefix.size(), kClaimFormPrefix) == 0) feature_rule = r;
+    }
+  }
+  int cue_families = 0;
+  for (const FeatureWeight& f : out.features) cue_families += f.feature.compare(0, 4, "cue:") == 0;
+  if (cue_families > 1) Add(&out.features, "cues:2+", scorer);
+  for (const ExemptionFeature& e : kExemptions) {
+    if (clause_hits.Has(e.kind)) {
+      Add(&out.features, e.name, scorer);
+    } else if (whole.hits.Has(e.kind)) {
+      Add(&out.features, std::string(e.name) + "@sentence", scorer);
+    }
+  }
+  if (whole.names_failure()) Add(&out.features, "failure", scorer);
+  if (const char* unit = UnitFeature(place.unit)) Add(&out.features, unit, scorer);
+  if (place.first_under_cause_heading) {
+    Add(&out.features, "section:first-under-cause-heading", scorer);
+  } else if (place.under_cause_heading) {
+    Add(&out.features, "section:under-cause-heading", scorer);
+  }
+
+  out.rule = clause_hits.First(RuleKind::kClaim) >= 0 ? clause_hits.First(RuleKind::kClaim) : feature_rule;
+  if (out.rule < 0) out.rule = whole.claim_rule;
+  out.score = scorer.bias();
+  for (const FeatureWeight& f : out.features) out.score += f.weight;
+  std::stable_sort(out.features.begin(), out.features.end(),
+                   [](const FeatureWeight& a, const FeatureWeight& b) { return std::abs(a.weight) > std::abs(b.weight); });
+
+  if (out.overruled.rfind("forced exempt", 0) == 0) {
+    out.claim = false;
+  } else if (out.overruled.rfind("forced claim", 0) == 0) {
+    if (out.rule < 0) out.rule = force_rule;
+    out.claim = true;
+  } else if (place.unit == UnitKind::kHeading) {
+    out.overruled = "heading";
+  } else if (!diagnosis && !whole.names_failure()) {
+    out.overruled = "no diagnosis and no failure named";
+  } else {
+    out.claim = out.score >= scorer.threshold() && out.rule >= 0;
+  }
+  return out;
+}
+
+}  // namespace causegate::rules

@@ -1,0 +1,100 @@
+// Is a sentence a claim (spec/judgement.md section 2)? The rule packs no
+// longer decide this alone: they supply features of the sentence's claim
+// clause (which cue families matched, whether a hedge, negation, question,
+// conditional, uncertainty or rationale stands in that clause or only
+// elsewhere in the sentence, the `feature` rules' traits such as the agent
+// as subject or a label naming the cause) and of its place in the message
+// (heading, list item, table cell, first unit under a heading that names
+// the cause), and a linear scorer fitted on real agent turns weighs them.
+// The weights are data (rules/scorer/claim_weights.tsv, fitted by
+// bench/quality/fit_scorer.py), so `explain` can show which features
+// decided and a refit changes no code.
+//
+// Two rules of the spec stay hard, outside the weights: a sentence is a
+// claim only in a diagnosis turn or when it names a failure itself, and a
+// heading alone is never a claim. A user pack forces either way with a
+// `feature` rule tagged "force-claim" or "force-exempt".
+// Tests: tests/unit/rules/claim_scorer_test.cc.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "evidence/status.h"
+#include "rules/claims.h"
+#include "rules/clauses.h"
+#include "rules/message.h"
+#include "rules/rule_set.h"
+
+namespace causegate::rules {
+
+inline constexpr std::string_view kForceClaimTag = "force-claim";
+inline constexpr std::string_view kForceExemptTag = "force-exempt";
+
+class ClaimScorer {
+ public:
+  // The weights compiled into the binary.
+  static const ClaimScorer& Default();
+
+  // One "name<TAB>weight" per line; "#" starts a comment. "bias" and
+  // "threshold" are required; "cue:*" is the weight of a claim rule whose
+  // family has none of its own (a user pack's). Errors name the line.
+  static Status Parse(std::string_view text, const std::string& file, ClaimScorer* out);
+
+  // The feature's weight; 0 for a name the scorer does not know, except
+  // claim-rule families, which fall back to "cue:*".
+  double Weight(std::string_view feature) const;
+  double bias() const { return bias_; }
+  double threshold() const { return threshold_; }
+
+ private:
+  std::unordered_map<std::string, double> weights_;
+  double bias_ = 0;
+  double threshold_ = 0;
+  double default_cue_ = 0;
+};
+
+struct FeatureWeight {
+  std::string feature;
+  double weight = 0;
+};
+
+struct ClaimScore {
+  // Some claim or feature rule matched: the sentence was scored at all.
+  bool scored = false;
+  bool claim = false;
+  double score = 0;  // bias + the weights of `features`; a claim at >= threshold
+  // The rule a reason names: the first claim rule of the claim clause, or
+  // the feature rule that carried the claim when no claim rule matched.
+  int rule = -1;
+  ClauseSpan clause;                   // the claim clause, in the masked sentence
+  std::vector<FeatureWeight> features;  // every feature present, largest |weight| first
+  // Set when a hard rule decided instead of the weights: "heading",
+  // "no diagnosis and no failure named", "forced claim (rule id)",
+  // "forced exempt (rule id)".
+  std::string overruled;
+};
+
+// Where a sentence stands, for its structure features.
+struct SentencePlace {
+  UnitKind unit = UnitKind::kParagraph;
+  bool first_under_cause_heading = false;  // first unit under a heading that names a cause
+  bool under_cause_heading = false;        // any unit of such a section
+};
+
+SentencePlace PlaceOf(const RuleSet& rules, const Message& message, const Sentence& sentence);
+
+// Scores one masked sentence. whole is ClassifySentence of the whole
+// sentence (reused; clause passes run only where the sentence has more
+// than one clause and a cue).
+ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::string_view masked,
+                         const SentenceClass& whole, const SentencePlace& place, bool diagnosis);
+
+// The claim-rule family a weight is kept under: the rule id without its
+// pack prefix, so en.claim.because and zh.claim.because share
+// "cue:claim.because" and Chinese gains from English training text.
+std::string CueFeature(const Rule& rule);
+
+}  // namespace causegate::rules

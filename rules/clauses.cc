@@ -1,0 +1,65 @@
+#include "rules/clauses.h"
+
+#include <array>
+#include <cctype>
+
+namespace causegate::rules {
+namespace {
+
+bool StartsWithNoCase(std::string_view text, std::size_t at, std::string_view word) {
+  if (at + word.size() > text.size()) return false;
+  for (std::size_t i = 0; i < word.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(text[at + i])) != word[i]) return false;
+  }
+  return true;
+}
+
+// English coordinators after a comma; the comma stays with the left clause.
+constexpr std::array<std::string_view, 5> kCommaJoins = {" and ", " but ", " while ", " whereas ", " although "};
+// Chinese: after "，" these open a clause of their own.
+constexpr std::array<std::string_view, 9> kHanJoins = {"但", "而", "并且", "而且", "同时",
+                                                       "另外", "此外", "不过", "建议"};
+constexpr std::string_view kHanComma = "，";
+constexpr std::string_view kHanSemicolon = "；";
+constexpr std::string_view kEmDash = " — ";
+
+// Length of the separator that starts a new clause at i, or 0.
+std::size_t SeparatorAt(std::string_view s, std::size_t i) {
+  if (s[i] == ';') return 1;
+  if (s[i] == ',') {
+    for (std::string_view w : kCommaJoins) {
+      if (StartsWithNoCase(s, i + 1, w)) return 1;
+    }
+    return 0;
+  }
+  if (s.compare(i, kEmDash.size(), kEmDash) == 0) return kEmDash.size();
+  if (s.compare(i, kHanSemicolon.size(), kHanSemicolon) == 0) return kHanSemicolon.size();
+  if (s.compare(i, kHanComma.size(), kHanComma) == 0) {
+    for (std::string_view w : kHanJoins) {
+      if (s.compare(i + kHanComma.size(), w.size(), w) == 0) return kHanComma.size();
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::vector<ClauseSpan> SplitClauses(std::string_view sentence) {
+  std::vector<ClauseSpan> out;
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i < sentence.size(); ++i) {
+    const std::size_t sep = SeparatorAt(sentence, i);
+    if (sep == 0) continue;
+    const std::size_t next = i + sep;
+    // A separator at either end opens no clause worth its own reading.
+    if (i > begin && next < sentence.size()) {
+      out.push_back({begin, i});
+      begin = next;
+    }
+    i = next - 1;
+  }
+  out.push_back({begin, sentence.size()});
+  return out;
+}
+
+}  // namespace causegate::rules

@@ -1,0 +1,130 @@
+#include "rules/claim_scorer.h"
+
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "evidence/text_fold.h"
+#include "rules/message.h"
+#include "test_rules.h"
+
+namespace causegate::rules {
+namespace {
+
+using testing::DefaultRules;
+
+// Scores the one sentence of text as a paragraph of a diagnosis turn.
+ClaimScore Score(std::string_view text, bool diagnosis = true, const ClaimScorer& scorer = ClaimScorer::Default()) {
+  const RuleSet& rules = DefaultRules();
+  const Message m = ParseMessage(text);
+  REQUIRE(!m.sentences.empty());
+  const Sentence& s = m.sentences.front();
+  return ScoreSentence(rules, scorer, s.masked, ClassifySentence(rules, s.masked), PlaceOf(rules, m, s), diagnosis);
+}
+
+bool HasFeature(const ClaimScore& s, std::string_view name) {
+  for (const FeatureWeight& f : s.features) {
+    if (f.feature == name) return true;
+  }
+  return false;
+}
+
+TEST_CASE("Scorer: the embedded weights parse, and the spec's plain claims are claims") {
+  const ClaimScorer& scorer = ClaimScorer::Default();
+  CHECK(scorer.threshold() < 1e100);  // a parse failure would switch every claim off
+  for (const char* text : {"The root cause is a full disk on the build host.",
+                           "The upload timed out because the proxy buffers the whole body.",
+                           "根因是构建机的磁盘满了。", "上传超时是因为代理缓存了整个请求体。"}) {
+    INFO(text);
+    const ClaimScore s = Score(text);
+    CHECK(s.scored);
+    CHECK(s.claim);
+    CHECK(s.rule >= 0);
+  }
+}
+
+TEST_CASE("Scorer: a hedge counts in the claim's clause, not in a neighbouring one") {
+  CHECK_FALSE(Score("The cause may be the stale cache, so I raised the TTL.").claim);
+  const ClaimScore two = Score("The root cause is the stale cache key, and I suggest raising the TTL.");
+  CHECK(two.claim);
+  CHECK_FALSE(HasFeature(two, "hedge"));
+  CHECK(HasFeature(two, "hedge@sentence"));
+  CHECK_FALSE(Score("Hypothesis: the stall is caused by the cleanup job deleting the lock.").claim);
+}
+
+TEST_CASE("Scorer: hard rules outside the weights") {
+  // Outside a diagnosis, only a sentence that names a failure can be a claim.
+  const ClaimScore plain = Score("The config is merged twice because the loader runs on import.", /*diagnosis=*/false);
+  CHECK_FALSE(plain.claim);
+  CHECK(plain.overruled == "no diagnosis and no failure named");
+  CHECK(Score("The build failed because the lockfile is stale.", /*diagnosis=*/false).claim);
+  // A heading is never a claim by itself.
+  const ClaimScore heading = Score("## The root cause is the stale cache");
+  CHECK_FALSE(heading.claim);
+  CHECK(heading.overruled == "heading");
+}
+
+TEST_CASE("Scorer: a heading that names the cause marks the first unit of its section") {
+  const RuleSet& rules = DefaultRules();
+  const Message m = ParseMessage("## Why it broke\n\nThe nightly job rotates the log.\n\nMore text here.\n");
+  REQUIRE(m.sentences.size() == 3);
+  CHECK(PlaceOf(rules, m, m.sentences[1]).first_under_cause_heading);
+  CHECK_FALSE(PlaceOf(rules, m, m.sentences[2]).first_under_cause_heading);
+  CHECK(PlaceOf(rules, m, m.sentences[2]).under_cause_heading);
+  const Message plain = ParseMessage("## Next steps\n\nThe nightly job rotates the log.\n");
+  CHECK_FALSE(PlaceOf(rules, plain, plain.sentences[1]).under_cause_heading);
+}
+
+TEST_CASE("Scorer: weights file errors name the line") {
+  ClaimScorer s;
+  CHECK(ClaimScorer::Parse("bias\t0\nthreshold\t1\ncue:*\t2\n# note\nfeature:plan\t-1\n", "w.tsv", &s).ok());
+  CHECK(s.Weight("cue:claim.because") == 2);  // an unknown family falls back to cue:*
+  CHECK(s.Weight("feature:plan") == -1);
+  CHECK(s.Weight("feature:unknown") == 0);
+  const Status missing = ClaimScorer::Parse("bias\t0\n", "w.tsv", &s);
+  CHECK_FALSE(missing.ok());
+  CHECK(missing.message().find("threshold") != std::string::npos);
+  const Status bad = ClaimScorer::Parse("bias\t0\nthreshold\t1\nplan -1\n", "w.tsv", &s);
+  CHECK(bad.message().rfind("w.tsv:3:", 0) == 0);
+  CHECK_FALSE(ClaimScorer::Parse("bias\t0\nthreshold\tnan\n", "w.tsv", &s).ok());
+  CHECK_FALSE(ClaimScorer::Parse("bias\t0\nthreshold\t1\nx\t1\nx\t2\n", "w.tsv", &s).ok());
+}
+
+TEST_CASE("Scorer: a user pack forces a claim or an exemption") {
+  Pack pack;
+  REQUIRE(ParsePack(R"({"format": "causegate-pack/1", "pack": "mine", "version": "1", "lang": "en", "rules": [
+      {"id": "mine.feature.force", "kind": "feature", "tag": "force-claim", "pattern": "\\bthe gremlin\\b",
+       "match": ["it was the gremlin"], "no_match": ["it was the cache"]},
+      {"id": "mine.feature.exempt", "kind": "feature", "tag": "force-exempt", "pattern": "\\bin theory\\b",
+       "match": ["in theory it fails"], "no_match": ["it fails"]}]})",
+                    "mine.json", &pack)
+              .ok());
+  std::vector<Pack> packs = DefaultPacks();
+  packs.push_back(pack);
+  std::shared_ptr<const RuleSet> rules;
+  REQUIRE(RuleSet::Compile(std::move(packs), &rules).ok());
+  auto score = [&](std::string_view text) {
+    const Message m = ParseMessage(text);
+    const Sentence& s = m.sentences.front();
+    return ScoreSentence(*rules, ClaimScorer::Default(), s.masked, ClassifySentence(*rules, s.masked),
+                         PlaceOf(*rules, m, s), true);
+  };
+  const ClaimScore forced = score("It was the gremlin in the rack.");
+  CHECK(forced.claim);
+  CHECK(rules->rule(forced.rule).id == "mine.feature.force");
+  const ClaimScore exempt = score("In theory the root cause is the stale cache.");
+  CHECK_FALSE(exempt.claim);
+  CHECK(exempt.overruled.rfind("forced exempt", 0) == 0);
+}
+
+TEST_CASE("Scorer: a feature rule needs a tag") {
+  Pack pack;
+  const Status s = ParsePack(R"({"format": "causegate-pack/1", "pack": "p", "version": "1", "rules": [
+      {"id": "p.feature.x", "kind": "feature", "pattern": "x", "match": ["x"], "no_match": ["y"]}]})",
+                             "p.json", &pack);
+  CHECK_FALSE(s.ok());
+  CHECK(s.message().find("needs a tag") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace causegate::rules

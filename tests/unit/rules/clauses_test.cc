@@ -1,0 +1,46 @@
+#include "rules/clauses.h"
+
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+namespace causegate::rules {
+namespace {
+
+std::vector<std::string> Clauses(std::string_view s) {
+  std::vector<std::string> out;
+  for (const ClauseSpan& c : SplitClauses(s)) out.emplace_back(s.substr(c.begin, c.end - c.begin));
+  return out;
+}
+
+TEST_CASE("Clauses: coordination splits, a consequence stays with its clause") {
+  using V = std::vector<std::string>;
+  CHECK(Clauses("The root cause is X, and I suggest raising Y") == V{"The root cause is X", " and I suggest raising Y"});
+  CHECK(Clauses("The cause may be X, so I raised Y") == V{"The cause may be X, so I raised Y"});
+  CHECK(Clauses("It failed because the disk filled, which is why the job died") ==
+        V{"It failed because the disk filled, which is why the job died"});
+  CHECK(Clauses("The pool is exhausted; the retries might help") == V{"The pool is exhausted", " the retries might help"});
+  CHECK(Clauses("It is the cache, But not the index") == V{"It is the cache", " But not the index"});
+  CHECK(Clauses("Slow — the index is missing") == V{"Slow", "the index is missing"});
+  CHECK(Clauses("根因是磁盘满了，建议扩容") == V{"根因是磁盘满了", "建议扩容"});
+  CHECK(Clauses("因为磁盘满了，所以任务失败") == V{"因为磁盘满了，所以任务失败"});
+  CHECK(Clauses("可能是网络；磁盘满了导致失败") == V{"可能是网络", "磁盘满了导致失败"});
+}
+
+TEST_CASE("Clauses: separators at either end open nothing, and the spans stay in the text") {
+  CHECK(SplitClauses("").size() == 1);
+  CHECK(SplitClauses("; leading").size() == 1);
+  CHECK(SplitClauses("trailing;").size() == 1);
+  const std::string s = "a; b; c, and d";
+  std::size_t last = 0;
+  for (const ClauseSpan& c : SplitClauses(s)) {
+    CHECK(c.begin >= last);
+    CHECK(c.end <= s.size());
+    last = c.end;
+  }
+  CHECK(SplitClauses(s).size() == 4);
+}
+
+}  // namespace
+}  // namespace causegate::rules
