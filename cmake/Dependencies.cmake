@@ -2,6 +2,10 @@
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)
+# ICU: the confusables skeleton (USpoofChecker) behind look-alike letters,
+# for the evidence library only (evidence/confusables.cc, which loads
+# libicui18n at run time, so only the headers are needed here).
+pkg_check_modules(ICU REQUIRED IMPORTED_TARGET icu-uc icu-i18n)
 # md4c via pkg-config: its CMake config also demands libmd4c-html, which we do not use.
 pkg_check_modules(MD4C REQUIRED IMPORTED_TARGET md4c)
 find_package(nlohmann_json 3.10 CONFIG REQUIRED)

@@ -7,10 +7,14 @@
 // collapses like ASCII white space.
 //
 // FoldForRules is the lighter fold for rule matching: it undoes only the
-// disguises a claim can wear (ignorables, compatibility letters, look-alike
-// letters) and keeps everything else, because the packs' patterns are
-// written against the text as people type it, Chinese punctuation included.
-// Tests: tests/unit/evidence/text_fold_test.cc.
+// disguises a claim can wear (ignorables and bidi controls, Unicode spaces
+// and dashes, stacked accents, compatibility letters, look-alike letters)
+// and keeps everything else, because the packs' patterns are written
+// against the text as people type it, Chinese punctuation included.
+// Look-alikes come from Unicode's confusables skeleton through ICU
+// (confusables.h), asked only for letters of scripts drawn like Latin, so
+// ASCII text (returned at once) and Chinese never reach ICU.
+// Tests: tests/unit/evidence/text_fold_test.cc, text_fold_rules_test.cc.
 #include "evidence/text_fold.h"
 
 #include <utf8proc.h>
@@ -18,6 +22,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
+
+#include "evidence/confusables.h"
 
 namespace causegate::evidence {
 namespace {
@@ -124,70 +130,20 @@ std::string FoldForMatch(std::string_view text) {
 
 namespace {
 
-// Cyrillic and Greek letters drawn like a Latin letter in common fonts.
-char LatinLookAlike(utf8proc_int32_t cp) {
-  switch (cp) {
-    // Cyrillic
-    case 0x0430: return 'a';
-    case 0x0441: return 'c';
-    case 0x0501: return 'd';
-    case 0x0435: return 'e';
-    case 0x04BB: return 'h';
-    case 0x0456: return 'i';
-    case 0x0458: return 'j';
-    case 0x043E: return 'o';
-    case 0x0440: return 'p';
-    case 0x051B: return 'q';
-    case 0x0455: return 's';
-    case 0x051D: return 'w';
-    case 0x0445: return 'x';
-    case 0x0443: return 'y';
-    case 0x0410: return 'A';
-    case 0x0412: return 'B';
-    case 0x0421: return 'C';
-    case 0x0415: return 'E';
-    case 0x041D: return 'H';
-    case 0x0406: return 'I';
-    case 0x0408: return 'J';
-    case 0x041A: return 'K';
-    case 0x041C: return 'M';
-    case 0x041E: return 'O';
-    case 0x0420: return 'P';
-    case 0x0405: return 'S';
-    case 0x0422: return 'T';
-    case 0x0425: return 'X';
-    case 0x04AE: return 'Y';
-    // Greek
-    case 0x03B1: return 'a';
-    case 0x03B9: return 'i';
-    case 0x03BA: return 'k';
-    case 0x03BD: return 'v';
-    case 0x03BF: return 'o';
-    case 0x03C1: return 'p';
-    case 0x03C5: return 'u';
-    case 0x0391: return 'A';
-    case 0x0392: return 'B';
-    case 0x0395: return 'E';
-    case 0x0396: return 'Z';
-    case 0x0397: return 'H';
-    case 0x0399: return 'I';
-    case 0x039A: return 'K';
-    case 0x039C: return 'M';
-    case 0x039D: return 'N';
-    case 0x039F: return 'O';
-    case 0x03A1: return 'P';
-    case 0x03A4: return 'T';
-    case 0x03A5: return 'Y';
-    case 0x03A7: return 'X';
-    default: return 0;
-  }
-}
-
 bool IsAsciiAlnum(utf8proc_int32_t cp) {
   return (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z');
 }
 
 bool IsAsciiLetter(utf8proc_int32_t cp) { return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z'); }
+
+// Han, kana, Hangul, Bopomofo, Yi and the full- and half-width forms: text
+// the zh patterns are written against, passed through as it is (the
+// full-width letters and digits among them are folded before this test).
+bool IsCjk(utf8proc_int32_t cp) {
+  return (cp >= 0x1100 && cp <= 0x11FF) || (cp >= 0x2E80 && cp <= 0xA4CF) || (cp >= 0xA960 && cp <= 0xA97F) ||
+         (cp >= 0xAC00 && cp <= 0xD7FF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) ||
+         (cp >= 0xFF00 && cp <= 0xFFEF) || (cp >= 0x1B000 && cp <= 0x1B16F) || (cp >= 0x20000 && cp <= 0x3FFFF);
+}
 
 bool IsLetterOrMark(utf8proc_int32_t cp) {
   switch (utf8proc_category(cp)) {
@@ -201,6 +157,29 @@ bool IsLetterOrMark(utf8proc_int32_t cp) {
     case UTF8PROC_CATEGORY_ME: return true;
     default: return false;
   }
+}
+
+// Dashes and hyphens (Pd) and the minus signs, read as '-'. The CJK wave
+// and vertical dashes are punctuation of their own and stay.
+bool IsDash(utf8proc_int32_t cp) {
+  if (cp == 0x2212 || cp == 0x2796 || cp == 0x02D7) return true;  // minus, heavy minus, modifier minus
+  if (cp == 0x301C || cp == 0x3030 || cp == 0x30A0 || cp == 0xFE31 || cp == 0xFE32) return false;
+  return utf8proc_category(cp) == UTF8PROC_CATEGORY_PD;
+}
+
+// Combining diacritical marks: an accent stacked on a letter ("rooť" with a
+// combining caron reads "root"). Marks that belong to a script's own
+// letters (Indic vowel signs, kana voicing) are not in these blocks.
+bool IsCombiningDiacritic(utf8proc_int32_t cp) {
+  return (cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x0483 && cp <= 0x0489) || (cp >= 0x1AB0 && cp <= 0x1AFF) ||
+         (cp >= 0x1DC0 && cp <= 0x1DFF) || (cp >= 0x20D0 && cp <= 0x20FF) || (cp >= 0xFE20 && cp <= 0xFE2F);
+}
+
+// Bidirectional controls. They are default-ignorable, so utf8proc marks
+// them too; named here so that the fold does not depend on that.
+bool IsBidiControl(utf8proc_int32_t cp) {
+  return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2066 && cp <= 0x2069);
 }
 
 // A letter or digit whose compatibility decomposition is one ASCII letter
@@ -217,12 +196,29 @@ utf8proc_int32_t AsciiCompatForm(utf8proc_int32_t cp) {
   return n == 1 && IsAsciiAlnum(decomposed[0]) ? decomposed[0] : 0;
 }
 
+// A precomposed letter without its diacritics ("é" -> "e", "й" -> "и"):
+// the first code point of its canonical decomposition, when the rest are
+// combining diacritics; else the letter itself.
+utf8proc_int32_t BaseLetter(utf8proc_int32_t cp) {
+  utf8proc_int32_t decomposed[8];
+  int last_boundclass = 0;
+  const utf8proc_ssize_t n = utf8proc_decompose_char(cp, decomposed, 8, UTF8PROC_DECOMPOSE, &last_boundclass);
+  if (n < 2 || n > 8) return cp;
+  for (utf8proc_ssize_t i = 1; i < n; ++i) {
+    if (!IsCombiningDiacritic(decomposed[i])) return cp;
+  }
+  return decomposed[0];
+}
+
 // One code point of FoldForRules' work list: a decoded character, or a
 // byte that is not valid UTF-8 (kept as it is).
 struct Unit {
   utf8proc_int32_t cp;
-  int raw_byte;  // >= 0: an invalid byte, cp unused
+  int raw_byte;       // >= 0: an invalid byte, cp unused
+  std::string latin;  // a look-alike letter: the ASCII letters it reads as
 };
+
+bool InWord(const Unit& u) { return u.raw_byte < 0 && IsLetterOrMark(u.cp) && !IsCjk(u.cp); }
 
 }  // namespace
 
@@ -235,38 +231,59 @@ std::string FoldForRules(std::string_view text) {
 
   std::vector<Unit> units;
   units.reserve(text.size());
+  bool may_look_latin = false;
   while (p < end) {
     utf8proc_int32_t cp = 0;
     const utf8proc_ssize_t n = utf8proc_iterate(p, end - p, &cp);
     if (n <= 0) {
-      units.push_back({0, *p});
+      units.push_back({0, *p, {}});
       ++p;
       continue;
     }
     p += n;
-    if (cp >= 0x80 && utf8proc_get_property(cp)->ignorable) continue;
     if (cp >= 0x80) {
-      if (const utf8proc_int32_t ascii = AsciiCompatForm(cp)) cp = ascii;
+      if (IsBidiControl(cp) || utf8proc_get_property(cp)->ignorable || IsCombiningDiacritic(cp)) continue;
+      if (IsUnicodeSpace(cp)) {
+        cp = ' ';
+      } else if (IsDash(cp)) {
+        cp = '-';
+      } else if (const utf8proc_int32_t ascii = AsciiCompatForm(cp)) {
+        cp = ascii;
+      } else if (!IsCjk(cp) && MayLookLatin(static_cast<char32_t>(cp))) {
+        cp = BaseLetter(cp);
+        if (cp >= 0x80) may_look_latin = true;
+      }
     }
-    units.push_back({cp, -1});
+    units.push_back({cp, -1, {}});
   }
 
-  // Look-alikes are replaced word by word, only in words with a Latin letter.
-  for (std::size_t i = 0; i < units.size();) {
-    if (units[i].raw_byte >= 0 || !IsLetterOrMark(units[i].cp)) {
+  // Look-alikes are read word by word: in a word that holds an ASCII letter
+  // ("rооt" with Cyrillic о), and in a word every letter of which is drawn
+  // like an ASCII letter (Cyrillic "сор" reads "cop"). A word with a letter
+  // that looks like none ("привет") is that language and stays as written.
+  for (std::size_t i = 0; may_look_latin && i < units.size();) {
+    if (!InWord(units[i])) {
       ++i;
       continue;
     }
     std::size_t j = i;
-    bool latin = false;
-    while (j < units.size() && units[j].raw_byte < 0 && IsLetterOrMark(units[j].cp)) {
-      latin = latin || IsAsciiLetter(units[j].cp);
-      ++j;
-    }
-    if (latin) {
-      for (std::size_t k = i; k < j; ++k) {
-        if (const char c = LatinLookAlike(units[k].cp)) units[k].cp = c;
+    bool ascii_letter = false;
+    bool all_look_latin = true;
+    bool any_look_alike = false;
+    for (; j < units.size() && InWord(units[j]); ++j) {
+      Unit& u = units[j];
+      if (IsAsciiLetter(u.cp)) {
+        ascii_letter = true;
+        continue;
       }
+      if (u.cp >= 0x80 && MayLookLatin(static_cast<char32_t>(u.cp))) {
+        u.latin = AsciiLookAlike(static_cast<char32_t>(u.cp));
+      }
+      any_look_alike = any_look_alike || !u.latin.empty();
+      all_look_latin = all_look_latin && !u.latin.empty();
+    }
+    if (any_look_alike && !ascii_letter && !all_look_latin) {
+      for (std::size_t k = i; k < j; ++k) units[k].latin.clear();
     }
     i = j;
   }
@@ -276,11 +293,13 @@ std::string FoldForRules(std::string_view text) {
   for (const Unit& u : units) {
     if (u.raw_byte >= 0) {
       out.push_back(static_cast<char>(u.raw_byte));
-      continue;
+    } else if (!u.latin.empty()) {
+      out += u.latin;
+    } else {
+      utf8proc_uint8_t buf[4];
+      const utf8proc_ssize_t len = utf8proc_encode_char(u.cp, buf);
+      out.append(reinterpret_cast<char*>(buf), static_cast<std::size_t>(len));
     }
-    utf8proc_uint8_t buf[4];
-    const utf8proc_ssize_t len = utf8proc_encode_char(u.cp, buf);
-    out.append(reinterpret_cast<char*>(buf), static_cast<std::size_t>(len));
   }
   return out;
 }

@@ -15,16 +15,23 @@ namespace causegate::evidence {
 
 std::string FoldForMatch(std::string_view text);
 
-// The text rule packs match against, with the disguises of spec section
-// 3.4 undone: default-ignorable code points (zero-width space and joiners,
-// soft hyphen, BOM) dropped; a letter or digit whose compatibility form is
-// one ASCII letter or digit (full-width "ｂ", mathematical "𝐛", circled
-// "ⓑ") replaced by it; and in a word that also holds a Latin letter, the
-// Cyrillic and Greek look-alikes of Latin letters ("bеcаusе" with Cyrillic
-// е and а) replaced by those letters. Case, white space, punctuation
-// (full-width punctuation included, which zh patterns name), words wholly
-// in another script and invalid UTF-8 bytes are kept as written, so a text
-// without disguises comes back unchanged.
+// The text rule packs match against, with the disguises of a claim word
+// undone: default-ignorable code points (zero-width space and joiners,
+// soft hyphen, BOM) and bidi controls dropped; every Unicode space (NBSP,
+// U+2000..U+200A, U+202F, U+205F, U+3000) read as ' ' and every dash,
+// hyphen and minus sign (U+2010..U+2015, U+2212, U+FE58, U+FE63, U+FF0D)
+// as '-'; combining diacritics dropped and accented letters read without
+// their accents ("rooť" reads "root"); a letter or digit whose
+// compatibility form is one ASCII letter or digit (full-width "ｂ",
+// mathematical "𝐛", circled "ⓑ") replaced by it; and a letter drawn like
+// an ASCII letter by Unicode's confusables skeleton (Cyrillic "о" and
+// "с", Greek "ο") replaced by that letter, in a word that also holds an
+// ASCII letter or whose every letter is such a look-alike. Case, other
+// white space, punctuation (full-width punctuation included, which zh
+// patterns name), Han, kana and Hangul, the letters of words of another
+// script ("привет"; their accents go) and invalid UTF-8 bytes are kept as
+// written, so ASCII text and Chinese text come back unchanged. Never
+// fails.
 std::string FoldForRules(std::string_view text);
 
 // Code points in valid UTF-8 (each invalid byte counts as one).
