@@ -93,6 +93,19 @@ TEST_CASE("ParseMessage splits prose into sentences", "[message]") {
        "<details>\n<summary>Why</summary>\nIt crashed because of OOM.\n</details>\n",
        {"Why It crashed because of OOM."}},
       {"entities decoded", "A &amp; B failed.", {"A & B failed."}},
+      // Inline HTML is read as a renderer shows it: no tag, no comment, and
+      // nothing between the halves of a word they split.
+      {"comment inside a word joins it", "The root<!-- x -->cause is OOM.", {"The rootcause is OOM."}},
+      {"tags inside a word join it", "The ro<span>ot</span> cause is OOM.", {"The root cause is OOM."}},
+      {"tags around a word", "The <b>root</b> <i class=\"x\">cause</i> is OOM.", {"The root cause is OOM."}},
+      {"comment with a tag in it", "It crashed be<!-- <b> -->cause of OOM.", {"It crashed because of OOM."}},
+      {"br is a line break", "The root cause<br>is OOM.", {"The root cause is OOM."}},
+      {"comment inside a word in an html block",
+       "<div>\nThe root<!-- a > b -->cause is OOM.\n</div>\n",
+       {"The rootcause is OOM."}},
+      {"comment over lines in an html block",
+       "<div>\nIt failed be<!-- one\ntwo -->cause of OOM.\n</div>\n",
+       {"It failed because of OOM."}},
       {"list-like line inside a paragraph starts a sentence",
        "Findings\n2. the cache expired\n3. the retry failed",
        {"Findings", "2. the cache expired", "3. the retry failed"}},
@@ -133,6 +146,9 @@ TEST_CASE("Sentence masked text replaces code and quotes", "[message]") {
       {"quote containing code is one placeholder",
        "it says \"run `make` now\" ok",
        {"it says QUOTE ok"}},
+      {"inline html dropped, words joined",
+       "the ro<span>ot</span> c<!-- -->au<b>se</b> is `x`",
+       {"the root cause is QUOTE"}},
   };
   for (const Case& c : cases) {
     INFO(c.name);
