@@ -142,11 +142,21 @@ FileCheck CheckFile(const std::string& path, const rules::RuleSet& rules, const 
   }
   out.file.format = evidence::TranscriptFormatName(format);
 
+  // A compaction summary (spec section 3) is no agent's answer: its file is
+  // reported with the reason and no turns.
+  if (evidence::IsCompactionTranscript(path)) {
+    out.file.not_judged = std::string(gate::kCompactionSummaryNote);
+    return out;
+  }
   SessionHistory history(options.max_history_bytes);
   Status failed = Status::Ok();
   int visited = 0;
   const Status s = evidence::ForEachTurn(path, KindOf(path, format), [&](const evidence::Turn& turn, int index) {
     ++visited;
+    if (const std::string_view why = gate::NotJudgedReason(turn); !why.empty()) {
+      out.file.not_judged = std::string(why);
+      return false;
+    }
     // Protocol tracking reads the newest turns whole when the prompt follows
     // up on them (rules::LoadDiagnosisTurns); the look-up only what can hold
     // a quote.

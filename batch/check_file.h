@@ -7,7 +7,10 @@
 //
 // A Claude Code file named agent-*.jsonl is a subagent's own transcript and
 // is read as one (its task prompt is its prompt); every other file as a
-// session. A file with no prompt at all is read, with no turns; a file that
+// session. A compaction summary (a file named agent-acompact-*.jsonl, or
+// one whose prompt line carries an acompact-* agentId) is not judged: no
+// turns, and FileRecord::not_judged says why. A file with no prompt at
+// all is read, with no turns; a file that
 // cannot be opened, or is of no format causegate knows, is unreadable and
 // carries the reason.
 // Tests: tests/unit/batch/check_file_test.cc.

@@ -1,6 +1,7 @@
 // --format text: one line per unsupported claim, where an editor or a
 // person jumps to it (file:line of the turn's final message), then the
-// sentence; one line per unreadable file; the summary last.
+// sentence; one line per unreadable file and per file not judged (a
+// compaction summary); the summary last.
 #include <string>
 
 #include "batch/report.h"
@@ -19,6 +20,7 @@ std::string RenderText(const CheckResults& results) {
   }
   for (const FileRecord& file : results.files) {
     if (file.unreadable()) out += file.path + ": unreadable: " + file.error + "\n";
+    if (!file.not_judged.empty()) out += file.path + ": not judged: " + file.not_judged + "\n";
   }
   out += "causegate check: " + SummaryLine(Summarize(results)) + "\n";
   return out;

@@ -163,6 +163,7 @@ std::string RenderJson(const CheckResults& results) {
   for (const FileRecord& f : results.files) {
     json file = {{"path", f.path}, {"format", f.format}, {"bytes", f.bytes}, {"turns", f.turns}};
     if (f.unreadable()) file["error"] = f.error;
+    if (!f.not_judged.empty()) file["not_judged"] = f.not_judged;
     out += first ? "\n" : ",\n";
     out += file.dump(-1, ' ', false, json::error_handler_t::replace);
     first = false;
@@ -208,6 +209,7 @@ Status ParseResultsJson(std::string_view text, const std::string& source, CheckR
         file.bytes = Int(f, "bytes");
         file.turns = static_cast<int>(Int(f, "turns"));
         file.error = Str(f, "error");
+        file.not_judged = Str(f, "not_judged");
         results.files.push_back(std::move(file));
       }
     }

@@ -66,6 +66,8 @@ struct FileRecord {
   std::int64_t bytes = 0;
   int turns = 0;
   std::string error;                // "" unless the file could not be read
+  std::string not_judged;           // "" unless the file holds no agent's
+                                    // answers (a compaction summary): why
   bool unreadable() const { return !error.empty(); }
 };
 

@@ -251,6 +251,7 @@ void ParseUser(const json& root, LineRecord* rec) {
   if (IsBlank(text) && !other_blocks) return;
   rec->kind = LineRecord::Kind::kPrompt;
   rec->text = std::move(text);
+  rec->compaction_agent = IsCompactionAgent(StringOf(Find(root, "agentId")));
 }
 
 // The argument people read a call by, and that classifies it.

@@ -48,6 +48,7 @@ struct LineRecord {
   std::string message_id;   // "" when the line has none
   std::vector<AssistantBlock> blocks;
   std::vector<ToolResult> results;
+  bool compaction_agent = false;  // kPrompt: written by a compaction subagent
 };
 
 // Classifies one JSONL line (without its '\n'). Never throws; anything it

@@ -76,6 +76,7 @@ class TurnBuilder {
   explicit TurnBuilder(LineRecord prompt) {
     turn_.prompt = std::move(prompt.text);
     turn_.prompt_line = prompt.line;
+    turn_.compaction_summary = prompt.compaction_agent;
   }
 
   void Add(LineRecord rec) {
@@ -312,6 +313,17 @@ Status ForEach(const std::string& path, const LineParser& parse,
 
 }  // namespace
 
+bool IsCompactionAgent(std::string_view agent_id) {
+  if (agent_id.rfind("agent-", 0) == 0) agent_id.remove_prefix(6);
+  return agent_id.rfind("acompact-", 0) == 0;
+}
+
+bool IsCompactionTranscript(std::string_view path) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  return name.rfind("agent-acompact-", 0) == 0;
+}
+
 Status ReadLastTurn(const std::string& path, SessionKind kind, LastTurn* out) {
   LineParser parse;
   if (Status s = DetectTranscriptFormat(path, &parse.format); !s.ok()) return s;
@@ -324,6 +336,7 @@ Status ReadLastTurn(const std::string& path, SessionKind kind, LastTurn* out) {
     parse.prompts = CodexPrompts::kMessages;
     s = ReadLast(path, parse, out, &no_prompt);
   }
+  if (s.ok() && IsCompactionTranscript(path)) out->turn.compaction_summary = true;
   return s;
 }
 
@@ -333,11 +346,20 @@ Status ForEachTurn(const std::string& path, SessionKind kind,
   if (Status s = DetectTranscriptFormat(path, &parse.format); !s.ok()) return s;
   if (parse.format == TranscriptFormat::kUnknown) parse.format = TranscriptFormat::kClaudeCode;
   parse.kind = kind;
+  // A compaction summary's file name marks each of its turns.
+  const bool compaction = IsCompactionTranscript(path);
+  const auto marked = [&visit](const Turn& turn, int index) {
+    Turn copy = turn;
+    copy.compaction_summary = true;
+    return visit(copy, index);
+  };
+  const std::function<bool(const Turn&, int)> visit_each =
+      compaction ? std::function<bool(const Turn&, int)>(marked) : visit;
   bool no_prompt = false;
-  Status s = ForEach(path, parse, visit, &no_prompt);
+  Status s = ForEach(path, parse, visit_each, &no_prompt);
   if (no_prompt && parse.format == TranscriptFormat::kCodexRollout) {
     parse.prompts = CodexPrompts::kMessages;
-    s = ForEach(path, parse, visit, &no_prompt);
+    s = ForEach(path, parse, visit_each, &no_prompt);
   }
   return s;
 }

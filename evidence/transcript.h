@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "evidence/status.h"
 #include "evidence/turn.h"
@@ -51,7 +52,16 @@ enum class TranscriptFormat {
   kCodexRollout,  // ~/.codex/sessions/.../rollout-*.jsonl
 };
 
-const char* TranscriptFormatName(TranscriptFormat format);  // "claude-code", "codex-rollout", "unknown"
+const char* TranscriptFormatName(TranscriptFormat format);
+
+// Claude Code writes its compaction summaries with a subagent whose id
+// starts with "acompact-" (agentId in its lines, agent_id in a
+// SubagentStop), in subagents/agent-acompact-<id>.jsonl. IsCompactionAgent
+// takes such an id (with or without the "agent-" of its file name);
+// IsCompactionTranscript a path whose file name is agent-acompact-*. The
+// readers set Turn::compaction_summary from both.
+bool IsCompactionAgent(std::string_view agent_id);
+bool IsCompactionTranscript(std::string_view path);  // "claude-code", "codex-rollout", "unknown"
 
 // Peeks at the first non-blank lines (at most kFormatPeekLines). The first
 // line that shows either format decides. Errors: the file cannot be read,

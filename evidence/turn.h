@@ -42,6 +42,10 @@ struct Turn {
   // True when the transcript ended in a line that did not parse (crash or
   // a write in progress); the turn is still judged on what was read.
   bool truncated = false;
+  // True when the turn is one of Claude Code's compaction summaries, a
+  // subagent named acompact-* (IsCompactionAgent in transcript.h): no
+  // agent's answer, so not judged (spec section 3).
+  bool compaction_summary = false;
 };
 
 // An earlier turn, loaded only when a citation is not found in the judged turn.

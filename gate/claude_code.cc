@@ -13,7 +13,8 @@ namespace causegate::gate::adapters {
 Status ParseClaudeCode(const Json& doc, HookRequest* out) {
   for (auto [field, target] : {std::pair{"hook_event_name", &out->event}, {"session_id", &out->session_id},
                                {"cwd", &out->cwd}, {"transcript_path", &out->transcript_path},
-                               {"agent_transcript_path", &out->agent_transcript_path}}) {
+                               {"agent_transcript_path", &out->agent_transcript_path},
+                               {"agent_id", &out->agent_id}}) {
     if (Status s = ReadString(doc, field, target); !s.ok()) return s;
   }
   if (out->event.empty()) out->event = "Stop";

@@ -22,7 +22,26 @@ bool IsOurFeedback(const std::string& reason) {
   return reason.rfind("causegate", 0) == 0;
 }
 
+// The answer for a stop let through without a verdict, and why.
+void AllowUnjudged(std::string_view why, GateResult* result) {
+  result->not_judged = std::string(why);
+  result->judged = true;
+  result->output = RenderHookOutput(result->request, result->outcome);
+}
+
 }  // namespace
+
+std::string_view NotJudgedReason(const HookRequest& request) {
+  if (!request.subagent()) return "";
+  const bool compaction = evidence::IsCompactionAgent(request.agent_id) ||
+                          (!request.agent_transcript_path.empty() &&
+                           evidence::IsCompactionTranscript(request.agent_transcript_path));
+  return compaction ? kCompactionSummaryNote : "";
+}
+
+std::string_view NotJudgedReason(const evidence::Turn& turn) {
+  return turn.compaction_summary ? kCompactionSummaryNote : "";
+}
 
 int PriorBlocks(const evidence::Turn& turn, bool continuing) {
   int ours = 0;
@@ -54,6 +73,13 @@ GateResult RunGate(std::string_view input, Agent agent, const rules::RuleSet& ru
     result.read_ms = MsSince(start);
     return result;
   }
+  // A compaction summary is allowed unread when the request names it, and
+  // unjudged when its transcript shows it.
+  if (const std::string_view why = NotJudgedReason(req); !why.empty()) {
+    AllowUnjudged(why, &result);
+    result.read_ms = MsSince(start);
+    return result;
+  }
   evidence::LastTurn last;
   if (Status s = LoadTurn(req, &last); !s.ok()) {
     result.fail_open_reason = s.message();
@@ -61,9 +87,14 @@ GateResult RunGate(std::string_view input, Agent agent, const rules::RuleSet& ru
   }
   result.turn = std::move(last.turn);
   result.read_ms = MsSince(start);
+  if (const std::string_view why = NotJudgedReason(result.turn); !why.empty()) {
+    AllowUnjudged(why, &result);
+    return result;
+  }
 
   const auto judge_start = Clock::now();
-  result.verdict = rules::JudgeTurn(result.turn, last.history.get(), rules);
+  result.verdict = rules::JudgeTurn(result.turn, last.history.get(), rules,
+                                    options.scorer != nullptr ? *options.scorer : rules::ClaimScorer::Default());
   result.prior_blocks = PriorBlocksFor(req, result.turn);
   const std::string last_reason = result.turn.stop_feedback.empty() ? "" : result.turn.stop_feedback.back();
   result.outcome = rules::Decide(result.verdict, rules, result.prior_blocks, last_reason, options.loop);

@@ -23,13 +23,31 @@ namespace causegate::gate {
 
 struct GateOptions {
   rules::LoopPolicy loop;
+  // The claim scorer's weights; null: the embedded ones (eval --weights
+  // tries a refit without a rebuild).
+  const rules::ClaimScorer* scorer = nullptr;
 };
+
+// Why an answer is let through unjudged (RunGate's GateResult::not_judged,
+// `check`): Claude Code's compaction summaries are no agent's answer.
+inline constexpr std::string_view kCompactionSummaryNote =
+    "compaction summary: not an agent's answer (spec section 3)";
+
+// kCompactionSummaryNote when the stop is a compaction summary's, else "":
+// from the request before the transcript is read (a SubagentStop's
+// agent_id or agent_transcript_path names an acompact-* agent), and from
+// the turn read (Turn::compaction_summary).
+std::string_view NotJudgedReason(const HookRequest& request);
+std::string_view NotJudgedReason(const evidence::Turn& turn);
 
 struct GateResult {
   bool judged = false;           // false: failed open before a verdict
   bool recorded = false;         // an observe-only event was logged (Cursor,
                                  // Copilot); for those judged is true and
                                  // nothing was judged
+  std::string not_judged;        // set when the answer is no agent's (a
+                                 // compaction summary): judged is true, the
+                                 // verdict empty, the stop allowed
   std::string fail_open_reason;  // set when !judged
   HookRequest request;
   evidence::Turn turn;

@@ -67,6 +67,7 @@ struct HookRequest {
   std::string cwd;
   std::string transcript_path;       // the session file ("" if none)
   std::string agent_transcript_path; // SubagentStop: the subagent's own file
+  std::string agent_id;              // Claude Code: the subagent's id ("" if none)
   std::optional<std::string> last_assistant_message;
   bool stop_hook_active = false;     // the agent is continuing after a block
   bool is_subagent = false;          // a subagent's stop (SubagentStop, subagentStop)

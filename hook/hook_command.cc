@@ -64,6 +64,10 @@ int RunHookCommand(const HookCommandOptions& options) {
     std::fputc('\n', stdout);
     std::fflush(stdout);
   }
+  if (!result.not_judged.empty()) {
+    spdlog::info("allowed without judging: {}", result.not_judged);
+    return 0;
+  }
   // bench/hook_bench.py reads this line: where a hook call's time goes
   // (judge includes compiling the rule sets the turn needed).
   spdlog::debug("{}: {} claim(s), {} unsupported, load packs {:.2f} ms, read {:.2f} ms, judge {:.2f} ms, peak RSS {:.1f} MiB",

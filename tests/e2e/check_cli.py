@@ -254,6 +254,34 @@ def main():
     with open(os.path.join(work, "out", "r.json")) as f:
         check(out == f.read(), "--format json on stdout is the --output json file")
 
+    print("compaction summaries")
+    # Claude Code's compaction subagent (research fixture
+    # agent-acompact-e1f845.jsonl): its summary is no agent's answer, so
+    # neither check nor the hook judges it (gate/HOOKS.md).
+    compact = os.path.join(work, "corpus", "compact")
+    os.makedirs(compact, exist_ok=True)
+    summary = session([("Your task is to create a detailed summary of the conversation so far.", [],
+                        "<analysis>The build failed because the cache was stale.</analysis>")])
+    summary = "\n".join(json.dumps(dict(json.loads(l), isSidechain=True, agentId="acompact-e1f845"))
+                        for l in summary.splitlines()) + "\n"
+    for name in ("agent-acompact-e1f845.jsonl", "agent-a1b2c3.jsonl"):
+        with open(os.path.join(compact, name), "w") as f:
+            f.write(summary)
+    code, out, err = run(binary, "check", "corpus/compact", "--format", "json", cwd=work)
+    got = json.loads(out)
+    note = "compaction summary: not an agent's answer (spec section 3)"
+    check(code == 0 and got["summary"]["turns"] == 0, "compaction summaries: no turns judged, exit 0 (%d: %s)" % (code, err))
+    check(all(f.get("not_judged") == note for f in got["files"]), "json: each file says why: %s" % got["files"])
+    code, out, _ = run(binary, "check", "corpus/compact", cwd=work)
+    check("corpus/compact/agent-acompact-e1f845.jsonl: not judged: " + note in out, "text: the file says why: %r" % out)
+    for payload in ({"agent_id": "acompact-e1f845", "agent_transcript_path": os.path.join(compact, "agent-a1b2c3.jsonl")},
+                    {"agent_transcript_path": os.path.join(compact, "agent-acompact-e1f845.jsonl")}):
+        payload.update(hook_event_name="SubagentStop", session_id="s", transcript_path=os.path.join(compact, "main.jsonl"))
+        p = subprocess.run([binary, "hook", "--agent", "claude-code"], input=json.dumps(payload), capture_output=True,
+                           text=True, timeout=60)
+        check(p.returncode == 0 and p.stdout == "" and note in p.stderr,
+              "hook: the SubagentStop is allowed, and stderr says why: %r %r" % (p.stdout, p.stderr))
+
     print("workers and shards")
     corpus = os.path.join(work, "corpus", "generated")
     subprocess.run([sys.executable, os.path.join(args.source, "bench", "check_corpus.py"), corpus,

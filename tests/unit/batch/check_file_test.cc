@@ -246,6 +246,39 @@ TEST_CASE("files that are not read, or hold no turn", "[check_file]") {
   }
 }
 
+TEST_CASE("a compaction summary is not judged, and says so", "[check_file]") {
+  TempDir dir;
+  auto lines = [](const std::string& agent_id) {
+    json prompt = json::parse(t::Prompt("Your task is to create a detailed summary of the conversation so far.", true));
+    prompt["agentId"] = agent_id;
+    return std::vector<std::string>{prompt.dump(),
+                                    t::Text("m", "The root cause: the export failed because the disk is full.", true)};
+  };
+  struct Case {
+    const char* name;
+    std::string path;
+    bool compaction;
+  };
+  const std::vector<Case> cases = {
+      {"file name", dir.Write("agent-acompact-e1f845.jsonl", lines("x1")), true},
+      {"agentId", dir.Write("agent-a9.jsonl", lines("acompact-a9")), true},
+      {"an ordinary subagent", dir.Write("agent-a8.jsonl", lines("a8")), false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const FileCheck checked = CheckFile(c.path, *Rules(), CheckOptions());
+    CHECK_FALSE(checked.file.unreadable());
+    if (c.compaction) {
+      CHECK(checked.file.not_judged == gate::kCompactionSummaryNote);
+      CHECK(checked.turns.empty());
+    } else {
+      CHECK(checked.file.not_judged.empty());
+      REQUIRE(checked.turns.size() == 1);
+      CHECK(checked.turns[0].blocked());
+    }
+  }
+}
+
 TEST_CASE("a claim's span in the raw message", "[check_file]") {
   struct Case {
     const char* message;

@@ -735,5 +735,52 @@ TEST_CASE("a tool output cut inside a surrogate pair is kept", "[transcript]") {
   CheckSameTurn(AllTurns(path, SessionKind::kMain).at(0), last.turn);
 }
 
+TEST_CASE("compaction summaries are marked, by agent id and by file name", "[transcript]") {
+  struct IdCase {
+    std::string id;
+    bool compaction;
+  };
+  for (const IdCase& c : std::vector<IdCase>{{"acompact-e1f845", true},
+                                             {"agent-acompact-e1f845", true},
+                                             {"aac57f5", false},
+                                             {"", false},
+                                             {"acompact", false},
+                                             {"x-acompact-1", false}}) {
+    INFO(c.id);
+    CHECK(IsCompactionAgent(c.id) == c.compaction);
+  }
+  CHECK(IsCompactionTranscript("/home/u/.claude/projects/p/s/subagents/agent-acompact-e1f845.jsonl"));
+  CHECK(IsCompactionTranscript("agent-acompact-1.jsonl"));
+  CHECK_FALSE(IsCompactionTranscript("/x/agent-acompact-1/agent-aac57f5.jsonl"));
+  CHECK_FALSE(IsCompactionTranscript("/x/agent-aac57f5.jsonl"));
+
+  auto lines = [](const std::string& agent_id) {
+    json prompt = json::parse(Prompt("Your task is to create a detailed summary of the conversation so far."));
+    prompt["isSidechain"] = true;
+    prompt["agentId"] = agent_id;
+    return std::vector<std::string>{prompt.dump(), Text("m1", "<analysis>...</analysis> Summary: ...")};
+  };
+  TempDir dir;
+  struct FileCase {
+    const char* name;
+    std::string path;
+    bool compaction;
+  };
+  const std::vector<FileCase> files = {
+      {"agentId on the prompt line", dir.Write("agent-a1.jsonl", lines("acompact-a1")), true},
+      {"file name", dir.Write("agent-acompact-b2.jsonl", lines("b2")), true},
+      {"an ordinary subagent", dir.Write("agent-c3.jsonl", lines("c3")), false},
+  };
+  for (const FileCase& f : files) {
+    INFO(f.name);
+    LastTurn last;
+    REQUIRE(ReadLastTurn(f.path, SessionKind::kSubagent, &last).ok());
+    CHECK(last.turn.compaction_summary == f.compaction);
+    const std::vector<Turn> all = AllTurns(f.path, SessionKind::kSubagent);
+    REQUIRE(all.size() == 1);
+    CHECK(all[0].compaction_summary == f.compaction);
+  }
+}
+
 }  // namespace
 }  // namespace causegate::evidence

@@ -112,5 +112,57 @@ TEST_CASE("RunGate fails open with a reason") {
   }
 }
 
+// A subagent's own file whose prompt line carries agentId, as Claude Code
+// writes its compaction summaries (research fixture
+// agent-acompact-e1f845.jsonl), with a final message that would block.
+std::vector<std::string> SubagentSession(const std::string& agent_id) {
+  json prompt = json::parse(Prompt("Your task is to create a detailed summary of the conversation so far."));
+  prompt["isSidechain"] = true;
+  prompt["agentId"] = agent_id;
+  return {prompt.dump(), Text("m1", "The root cause: the export failed because the disk is full.")};
+}
+
+std::string SubagentInput(const std::string& agent_id, const std::string& agent_path) {
+  json in = {{"session_id", "s1"}, {"hook_event_name", "SubagentStop"}, {"transcript_path", "/nonexistent/main.jsonl"},
+             {"agent_transcript_path", agent_path}, {"stop_hook_active", false}};
+  if (!agent_id.empty()) in["agent_id"] = agent_id;
+  return in.dump();
+}
+
+TEST_CASE("A compaction summary's SubagentStop is allowed without judging") {
+  TempDir dir;
+  const std::string plain = dir.Write("agent-a1b2c3.jsonl", SubagentSession("a1b2c3"));
+  const std::string marked = dir.Write("agent-a9f8e7.jsonl", SubagentSession("acompact-a9f8e7"));
+  const std::string named = dir.Write("agent-acompact-e1f845.jsonl", SubagentSession("a1b2c3"));
+  struct Case {
+    const char* name;
+    std::string input;
+  };
+  const std::vector<Case> cases = {
+      // Named by the request: the transcript is not even opened.
+      {"agent_id", SubagentInput("acompact-e1f845", "/nonexistent/agent-x.jsonl")},
+      {"agent_id with the file's agent- prefix", SubagentInput("agent-acompact-e1f845", "/nonexistent/agent-x.jsonl")},
+      {"agent_transcript_path", SubagentInput("", "/nonexistent/subagents/agent-acompact-e1f845.jsonl")},
+      // Shown by the transcript.
+      {"agentId on the prompt line", SubagentInput("a9f8e7", marked)},
+      {"file name of the transcript read", SubagentInput("a1b2c3", named)},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const GateResult r = RunGate(c.input, Agent::kClaudeCode, Rules(), GateOptions());
+    CHECK(r.judged);
+    CHECK(r.fail_open_reason.empty());
+    CHECK(r.not_judged == kCompactionSummaryNote);
+    CHECK(r.outcome.action == rules::Action::kAllow);
+    CHECK(r.verdict.claims.empty());
+    CHECK(r.output.empty());
+  }
+  // The same answer from an ordinary subagent is judged, and blocked.
+  const GateResult r = RunGate(SubagentInput("a1b2c3", plain), Agent::kClaudeCode, Rules(), GateOptions());
+  REQUIRE(r.judged);
+  CHECK(r.not_judged.empty());
+  CHECK(r.outcome.action == rules::Action::kBlock);
+}
+
 }  // namespace
 }  // namespace causegate::gate
