@@ -57,13 +57,18 @@ void AddEvalCommand(CLI::App& app, Common& common) {
   auto strict = std::make_shared<bool>(false);
   auto steps = std::make_shared<bool>(false);
   auto units_path = std::make_shared<std::string>();
+  auto weights_path = std::make_shared<std::string>();
   cmd->add_option("dir", *dir, "Folder with labels.jsonl and <id>/payload.json")->required()->check(CLI::ExistingDirectory);
   cmd->add_flag("--strict", *strict, "Exit 1 when any decision differs from its label");
   cmd->add_flag("--steps", *steps, "Print every case's debug-protocol step summary");
   cmd->add_option("--units", *units_path,
                   "Write every case's sentences with their claim features and scores to this JSONL file "
                   "(the input of bench/quality/fit_scorer.py)");
-  cmd->callback([&common, dir, strict, steps, units_path] {
+  cmd->add_option("--weights", *weights_path,
+                  "Claim scorer weights to judge with instead of the built-in ones (rules/scorer/claim_weights.tsv "
+                  "format)")
+      ->check(CLI::ExistingFile);
+  cmd->callback([&common, dir, strict, steps, units_path, weights_path] {
     std::shared_ptr<const rules::RuleSet> rules;
     if (Status s = rules::LoadRuleSet(common.rules_dir, &rules); !s.ok()) {
       std::fprintf(stderr, "causegate: %s\n", s.message().c_str());
@@ -75,6 +80,19 @@ void AddEvalCommand(CLI::App& app, Common& common) {
       std::fprintf(stderr, "causegate: %s/labels.jsonl: cannot open\n", dir->c_str());
       common.exit_code = 2;
       return;
+    }
+    gate::GateOptions options;
+    rules::ClaimScorer scorer;
+    if (!weights_path->empty()) {
+      std::string text;
+      Status s = ReadFile(*weights_path, &text) ? rules::ClaimScorer::Parse(text, *weights_path, &scorer)
+                                                : Status::Error(*weights_path + ": cannot open");
+      if (!s.ok()) {
+        std::fprintf(stderr, "causegate: %s\n", s.message().c_str());
+        common.exit_code = 2;
+        return;
+      }
+      options.scorer = &scorer;
     }
     std::ofstream units;
     if (!units_path->empty()) {
@@ -105,7 +123,7 @@ void AddEvalCommand(CLI::App& app, Common& common) {
         ++errors;
         continue;
       }
-      const gate::GateResult r = gate::RunGate(payload, gate::Agent::kAuto, *rules, gate::GateOptions());
+      const gate::GateResult r = gate::RunGate(payload, gate::Agent::kAuto, *rules, options);
       if (!r.judged) {
         misses.push_back(id + ": not judged: " + r.fail_open_reason);
         ++errors;

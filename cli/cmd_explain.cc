@@ -154,11 +154,28 @@ void AddExplainCommand(CLI::App& app, Common& common) {
       common.exit_code = 2;
       return;
     }
+    // A compaction summary is no agent's answer (spec section 3): say so
+    // instead of judging it, as the hook and check do.
+    auto not_judged = [&args](std::string_view reason) {
+      if (args->format == "json") {
+        std::printf("%s\n", nlohmann::json({{"decision", "allow"}, {"not_judged", std::string(reason)}}).dump(2).c_str());
+      } else {
+        std::printf("verdict: allow (not judged: %.*s)\n", static_cast<int>(reason.size()), reason.data());
+      }
+    };
+    if (evidence::IsCompactionTranscript(args->path)) {
+      not_judged(gate::kCompactionSummaryNote);
+      return;
+    }
     SelectedTurn selected;
     const auto kind = args->subagent ? evidence::SessionKind::kSubagent : evidence::SessionKind::kMain;
     if (Status s = SelectTurn(args->path, kind, args->turn, &selected); !s.ok()) {
       std::fprintf(stderr, "causegate: %s\n", s.message().c_str());
       common.exit_code = 2;
+      return;
+    }
+    if (const std::string_view reason = gate::NotJudgedReason(selected.turn); !reason.empty()) {
+      not_judged(reason);
       return;
     }
     const rules::Verdict v = rules::JudgeTurn(selected.turn, selected.history.get(), *rules);

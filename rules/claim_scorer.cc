@@ -12,6 +12,7 @@ namespace {
 
 constexpr std::string_view kWeightsFile = "claim_weights.tsv";
 constexpr std::string_view kCauseHeadingTag = "cause-heading";
+constexpr std::string_view kCauseLabelTag = "form.cause-label";
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
@@ -135,23 +136,72 @@ std::string CueFeature(const Rule& rule) {
   return "cue:" + (dot == std::string::npos ? rule.id : rule.id.substr(dot + 1));
 }
 
+namespace {
+
+// The rule that makes a heading, a lead-in or a row label name a cause: a
+// claim rule, a cause label, or a heading's cause word; -1 for none.
+int CauseNamingRule(const RuleSet& rules, std::string_view masked) {
+  const Hits hits = rules.Match(Target::kSentence, masked);
+  if (hits.Has(RuleKind::kClaim)) return hits.First(RuleKind::kClaim);
+  for (const int r : hits.rules) {
+    const Rule& rule = rules.rule(r);
+    if (rule.kind == RuleKind::kFeature && (rule.tag == kCauseHeadingTag || rule.tag == kCauseLabelTag)) return r;
+  }
+  return -1;
+}
+
+// The first (or last) sentence of a unit, or nullptr.
+const Sentence* UnitSentence(const Message& message, int unit, bool last) {
+  const Sentence* found = nullptr;
+  for (const Sentence& s : message.sentences) {
+    if (s.unit != unit) continue;
+    found = &s;
+    if (!last) break;
+  }
+  return found;
+}
+
+bool EndsWithColon(std::string_view text) {
+  while (!text.empty() && (text.back() == ' ' || text.back() == '*' || text.back() == '\n')) text.remove_suffix(1);
+  return (!text.empty() && text.back() == ':') || (text.size() >= 3 && text.substr(text.size() - 3) == "：");
+}
+
+}  // namespace
+
 SentencePlace PlaceOf(const RuleSet& rules, const Message& message, const Sentence& sentence) {
   SentencePlace place;
   if (sentence.unit < 0 || static_cast<std::size_t>(sentence.unit) >= message.units.size()) return place;
   const Unit& unit = message.units[static_cast<std::size_t>(sentence.unit)];
   place.unit = unit.kind;
-  if (unit.heading < 0) return place;
-  for (const Sentence& s : message.sentences) {
-    if (s.unit != unit.heading) continue;
-    const Hits hits = rules.Match(Target::kSentence, s.masked);
-    bool names_cause = hits.Has(RuleKind::kClaim);
-    for (const int r : hits.rules) {
-      names_cause = names_cause || (rules.rule(r).kind == RuleKind::kFeature && rules.rule(r).tag == kCauseHeadingTag);
+  place.first_in_unit = UnitSentence(message, sentence.unit, false) == &sentence;
+  if (unit.heading >= 0) {
+    for (const Sentence& s : message.sentences) {
+      if (s.unit != unit.heading) continue;
+      if (const int r = CauseNamingRule(rules, s.masked); r >= 0) {
+        place.under_cause_heading = true;
+        place.first_under_cause_heading = unit.index_in_section == 0;
+        place.rule = r;
+        break;
+      }
     }
-    if (names_cause) {
-      place.under_cause_heading = true;
-      place.first_under_cause_heading = unit.index_in_section == 0;
-      break;
+  }
+  if (unit.kind == UnitKind::kListItem && unit.lead_in >= 0) {
+    const Sentence* lead = UnitSentence(message, unit.lead_in, true);
+    if (lead != nullptr && EndsWithColon(lead->masked)) {
+      if (const int r = CauseNamingRule(rules, lead->masked); r >= 0) {
+        place.after_cause_lead_in = true;
+        place.rule = r;
+      }
+    }
+  }
+  if (unit.kind == UnitKind::kTableCell && unit.row_start >= 0 && unit.row_start != sentence.unit) {
+    const Sentence* label = UnitSentence(message, unit.row_start, false);
+    // A row label is short: "Cause", "Root cause", "原因".
+    if (label != nullptr && label->masked.size() <= 40) {
+      if (const int r = CauseNamingRule(rules, label->masked); r >= 0) {
+        place.in_cause_row = true;
+        place.rule = r;
+      }
     }
   }
   return place;
@@ -161,8 +211,10 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
                          const SentenceClass& whole, const SentencePlace& place, bool diagnosis) {
   ClaimScore out;
   out.clause = {0, masked.size()};
-  if (!CarriesClaim(rules, whole.hits)) return out;
+  const bool cue = CarriesClaim(rules, whole.hits);
+  if (!cue && !place.introduces_cause()) return out;
   out.scored = true;
+  if (!cue) Add(&out.features, "place-only", scorer);
 
   // The claim clause's own hits; the whole sentence's when it is one clause.
   Hits clause_hits = whole.hits;
@@ -192,10 +244,18 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
 
   int feature_rule = -1;
   int force_rule = -1;
+  // One cue family per clause, the first in pack order (the packs list the
+  // specific before the general: root cause before because before acts-on),
+  // and "cues:2+" when more match: the families are overlapping views of one
+  // connective ("causing" is caused-by, acts-on and lead-to at once), and
+  // summing them would let a stack of them outweigh a hedge.
+  int cues = 0;
   for (const int r : clause_hits.rules) {
     const Rule& rule = rules.rule(r);
-    if (rule.kind == RuleKind::kClaim) Add(&out.features, CueFeature(rule), scorer);
+    if (rule.kind != RuleKind::kClaim) continue;
+    if (cues++ == 0) Add(&out.features, CueFeature(rule), scorer);
   }
+  if (cues > 1) Add(&out.features, "cues:2+", scorer);
   for (const int r : trait_hits.rules) {
     const Rule& rule = rules.rule(r);
     // A heading's trait, read only on headings (PlaceOf).
@@ -210,9 +270,19 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
       if (feature_rule < 0 && rule.tag.compare(0, kClaimFormPrefix.size(), kClaimFormPrefix) == 0) feature_rule = r;
     }
   }
-  int cue_families = 0;
-  for (const FeatureWeight& f : out.features) cue_families += f.feature.compare(0, 4, "cue:") == 0;
-  if (cue_families > 1) Add(&out.features, "cues:2+", scorer);
+  // Traits of the other clauses weigh apart ("..., and I raised the TTL"
+  // says less about the claim clause than "I raised it because ...").
+  for (const int r : whole.hits.rules) {
+    const Rule& rule = rules.rule(r);
+    if (rule.kind != RuleKind::kFeature || rule.tag == kCauseHeadingTag || rule.tag == kForceClaimTag ||
+        rule.tag == kForceExemptTag || rule.tag.compare(0, kClaimFormPrefix.size(), kClaimFormPrefix) == 0) {
+      continue;
+    }
+    const std::string name = "feature:" + rule.tag;
+    bool in_clause = false;
+    for (const FeatureWeight& f : out.features) in_clause = in_clause || f.feature == name;
+    if (!in_clause) Add(&out.features, name + "@sentence", scorer);
+  }
   for (const ExemptionFeature& e : kExemptions) {
     if (clause_hits.Has(e.kind)) {
       Add(&out.features, e.name, scorer);
@@ -227,9 +297,13 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
   } else if (place.under_cause_heading) {
     Add(&out.features, "section:under-cause-heading", scorer);
   }
+  if (place.after_cause_lead_in) Add(&out.features, "section:after-cause-lead-in", scorer);
+  if (place.in_cause_row) Add(&out.features, "section:cause-row", scorer);
+  if (EndsWithColon(masked)) Add(&out.features, "ends-with-colon", scorer);
 
   out.rule = clause_hits.First(RuleKind::kClaim) >= 0 ? clause_hits.First(RuleKind::kClaim) : feature_rule;
   if (out.rule < 0) out.rule = whole.claim_rule;
+  if (out.rule < 0) out.rule = place.rule;
   out.score = scorer.bias();
   for (const FeatureWeight& f : out.features) out.score += f.weight;
   std::stable_sort(out.features.begin(), out.features.end(),

@@ -25,7 +25,8 @@ constexpr std::string_view kEmDash = " — ";
 
 // Length of the separator that starts a new clause at i, or 0.
 std::size_t SeparatorAt(std::string_view s, std::size_t i) {
-  if (s[i] == ';') return 1;
+  // "TL;DR" and "a;b" in prose are not clause breaks.
+  if (s[i] == ';') return i + 1 >= s.size() || s[i + 1] == ' ' ? 1 : 0;
   if (s[i] == ',') {
     for (std::string_view w : kCommaJoins) {
       if (StartsWithNoCase(s, i + 1, w)) return 1;

@@ -175,6 +175,7 @@ class Builder {
     std::size_t units_begin = 0;
     int last_paragraph = -1;  // unit of the child paragraph that the
                               // following lists / code / quotes join
+    int lead_in = -1;         // a list: the paragraph it directly follows
   };
 
   int NewUnit(UnitKind kind = UnitKind::kParagraph) {
@@ -184,6 +185,8 @@ class Builder {
     unit.kind = kind;
     unit.heading = kind == UnitKind::kHeading ? -1 : heading_;
     unit.index_in_section = kind == UnitKind::kHeading ? 0 : units_in_section_++;
+    if (kind == UnitKind::kListItem && !frames_.empty()) unit.lead_in = frames_.back().lead_in;
+    if (kind == UnitKind::kTableCell) unit.row_start = row_start_ >= 0 ? row_start_ : static_cast<int>(ranges_.size()) - 1;
     shapes_.push_back(unit);
     const int index = static_cast<int>(ranges_.size() - 1);
     if (kind == UnitKind::kHeading) {
@@ -201,6 +204,8 @@ class Builder {
     frame.fragments_begin = message_.fragments.size();
     frame.units_begin = ranges_.size();
     if (!frames_.empty() && !IsFollowerBlock(type)) frames_.back().last_paragraph = -1;
+    if ((type == MD_BLOCK_UL || type == MD_BLOCK_OL) && !frames_.empty()) frame.lead_in = frames_.back().last_paragraph;
+    if (type == MD_BLOCK_TR) row_start_ = -1;
     if (type == MD_BLOCK_QUOTE) ++quote_depth_;
     if (quote_depth_ == 0) {
       switch (type) {
@@ -224,6 +229,7 @@ class Builder {
         case MD_BLOCK_TH:
         case MD_BLOCK_TD:
           frame.unit = NewUnit(UnitKind::kTableCell);
+          if (row_start_ < 0) row_start_ = frame.unit;
           frame.owns_unit = true;
           break;
         case MD_BLOCK_HTML:
@@ -444,6 +450,7 @@ class Builder {
   std::vector<Unit> shapes_;       // per unit: kind and section, fragments filled in Finish
   int heading_ = -1;               // the latest heading unit
   int units_in_section_ = 0;       // units since it
+  int row_start_ = -1;             // first cell unit of the table row being read
   std::vector<Frame> frames_;
   int quote_depth_ = 0;
   bool evidence_open_ = false;

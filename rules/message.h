@@ -68,6 +68,11 @@ struct Unit {
   // Units of the section before this one: 0 for the first unit under its
   // heading (where "## Why it broke" is answered).
   int index_in_section = 0;
+  // A list item: the paragraph its list directly follows ("It fails
+  // because:" and then the causes), or -1.
+  int lead_in = -1;
+  // A table cell: the unit of its row's first cell (the row's label), or -1.
+  int row_start = -1;
   std::vector<int> fragments;  // fragments placed with this unit (3.2): its
                                // own, those of its nested blocks, and of the
                                // lists / code / quotes directly following it

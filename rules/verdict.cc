@@ -141,6 +141,12 @@ Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const 
   v.tool_calls = static_cast<int>(turn.tool_calls.size());
 
   std::vector<evidence::PastTurn> earlier = LoadDiagnosisTurns(rules, turn.prompt, history);
+  // A follow-up ("continue", "still failing") in a debugging session is a
+  // diagnosis too: the turn it carries on asked for one.
+  for (std::size_t i = 0; i < earlier.size() && v.diagnostic_rule < 0; ++i) {
+    v.diagnostic_rule = DiagnosticRule(rules, earlier[i].prompt);
+    v.diagnosis_from_earlier_turn = v.diagnostic_rule >= 0;
+  }
   v.protocol = TrackSteps(rules, turn, earlier);
   PrefetchedHistory replay(std::move(earlier), history);
   evidence::EvidenceIndex index(turn, history != nullptr ? &replay : nullptr);

@@ -58,6 +58,8 @@ struct Verdict {
   std::vector<SentenceClass> sentences;  // parallel to message.sentences
   std::vector<ClaimScore> scores;        // parallel to message.sentences
   int diagnostic_rule = -1;              // rule that made the turn a diagnosis
+  bool diagnosis_from_earlier_turn = false;  // the rule matched the prompt of the
+                                             // turn this follow-up carries on
   std::vector<Claim> claims;             // supported and unsupported, in order
   Decision decision = Decision::kAllow;
   bool message_truncated = false;        // judged on a prefix (limits.h)

@@ -27,8 +27,11 @@ or a claim-form feature, outside headings, in a diagnosis turn or naming a
 failure (the hard rules decide the rest).
 """
 import argparse
+import collections
+import json
 import math
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -48,9 +51,15 @@ PRECISION_TARGET = 0.95
 DEFAULT_CUE = "cue:*"
 
 
+def repo_of(case, folder):
+    """The group a case is held out with: its repository (the corpus splits
+    by repository or conversation too); each written case is its own."""
+    return case.get("source", {}).get("repo") or "%s/%s" % (folder, case["id"])
+
+
 def rows_for_fit(shared, binary, work):
-    """[(case id, folder, [feature names], 1 if claim else 0)]: the train
-    split of agent_turns, and the written development cases."""
+    """[(case id, folder, [feature names], 1 if claim else 0, repo)]: the
+    train split of agent_turns, and the written development cases."""
     rows = []
     sources = [(folder, data.load_folder(shared, folder, binary, work)) for folder in data.FOLDERS]
     sources.append(("cases", data.load_dev_cases(shared, binary, work)))
@@ -62,7 +71,7 @@ def rows_for_fit(shared, binary, work):
                 if label is None or not sentence["features"] or sentence.get("overruled"):
                     continue
                 names = sorted(f["name"] for f in sentence["features"])
-                rows.append((case["id"], folder, names, 1 if label == "claim" else 0))
+                rows.append((case["id"], folder, names, 1 if label == "claim" else 0, repo_of(case, folder)))
     return rows
 
 
@@ -165,30 +174,17 @@ def best_threshold(scores, y):
     return best[1], best[2], best[3]
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", default=os.path.join(REPO, "build", "causegate"))
-    ap.add_argument("--shared", default=os.path.join(os.path.dirname(REPO), "shared"))
-    ap.add_argument("--work", help="scratch folder for the rendered sessions")
-    ap.add_argument("--out", default=DEFAULT_OUT)
-    args = ap.parse_args()
-    if not os.path.isdir(data.corpus_root(args.shared)):
-        print("fit_scorer: %s not found: the corpora live beside the project" % data.corpus_root(args.shared))
-        return 77
-    with tempfile.TemporaryDirectory() as tmp:
-        work = args.work or tmp
-        os.makedirs(work, exist_ok=True)
-        rows = rows_for_fit(args.shared, args.bin, work)
-    prior = load_prior(PRIOR)
+def fit_model(rows, prior):
+    """Fits on rows: the regularisation strength by grouped cross-validation,
+    the threshold from the held-out scores."""
     # Every feature the prior names is fitted too: one the train split never
     # shows (a question in a claim clause, say) keeps the prior's weight.
-    names = sorted({n for _, _, feats, _ in rows for n in feats} | {n for n in prior if n != DEFAULT_CUE})
+    names = sorted({n for _, _, feats, _, _ in rows for n in feats} | {n for n in prior if n != DEFAULT_CUE})
     index = {n: i for i, n in enumerate(names)}
-    x = [[index[n] for n in feats] for _, _, feats, _ in rows]
-    y = [label for _, _, _, label in rows]
-    groups = sorted({case for case, _, _, _ in rows})
+    x = [[index[n] for n in feats] for _, _, feats, _, _ in rows]
+    y = [label for _, _, _, label, _ in rows]
+    groups = sorted({case for case, _, _, _, _ in rows})
     fold_of = {case: i % FOLDS for i, case in enumerate(groups)}
-
     cv = []
     held_out = {}
     for lam in LAMBDAS:
@@ -204,32 +200,116 @@ def main():
         cv.append((loss / len(rows), lam))
     cv_loss, lam = min(cv)
     w = fit(x, y, names, lam, prior)
-    scores = [score(w, idx) for idx in x]
     # The threshold from scores of sentences each fold did not see: the
     # whole-train scores are optimistic, and the threshold is what users feel.
     held_p, held_r, threshold = best_threshold(held_out[lam], y)
+    return {"names": names, "index": index, "w": w, "lam": lam, "cv": cv, "cv_loss": cv_loss,
+            "held_p": held_p, "held_r": held_r, "threshold": threshold, "rows": len(rows), "claims": sum(y)}
 
+
+def write_weights(path, model, header):
+    w, index = model["w"], model["index"]
     weights = {n: w[i] for n, i in index.items()}
     cues = [v for n, v in weights.items() if n.startswith("cue:")]
     default_cue = sum(cues) / len(cues) if cues else 0.0
-    with open(args.out, "w", encoding="utf-8") as out:
-        out.write("# Claim scorer weights (rules/claim_scorer.h), written by\n"
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(header)
+        out.write("bias\t%.4f\nthreshold\t%.4f\n%s\t%.4f\n" % (w[-1], model["threshold"], DEFAULT_CUE, default_cue))
+        for n in sorted(weights, key=lambda n: -abs(weights[n])):
+            out.write("%s\t%.4f\n" % (n, weights[n]))
+
+
+def cv_turns(args, rows, prior):
+    """Leave one train repository out: fit on the rest, judge its turns."""
+    cases = {}
+    for folder in data.FOLDERS:
+        for case, _, _ in data.load_folder(args.shared, folder, args.bin, args.work):
+            if case.get("split", "train") == "train" and not case.get("ambiguous"):
+                cases[case["id"]] = (folder, case)
+    repos = sorted({repo_of(case, folder) for folder, case in cases.values()})
+    tally = {}
+    wrong = []
+    weights = os.path.join(args.work, "cv.weights.tsv")
+    units = os.path.join(args.work, "cv.units.jsonl")
+    for repo in repos:
+        model = fit_model([r for r in rows if r[4] != repo], prior)
+        write_weights(weights, model, "# cross-validation fold without %s\n" % repo)
+        folders = sorted({folder for folder, case in cases.values() if repo_of(case, folder) == repo})
+        for folder in folders:
+            subprocess.run([args.bin, "eval", os.path.join(args.work, folder), "--units", units,
+                            "--weights", weights], check=True, stdout=subprocess.DEVNULL)
+            with open(units, encoding="utf-8") as f:
+                for line in f:
+                    row = json.loads(line)
+                    held = cases.get(row["id"])
+                    if held is None or repo_of(held[1], folder) != repo:
+                        continue
+                    t = tally.setdefault(data.lang_of(folder), collections.Counter())
+                    if args.errors and (row["decision"] == "block") != (held[1]["label"] == "block"):
+                        wrong.append((repo, held[1], row))
+                    if held[1]["label"] == "block":
+                        t["block"] += 1
+                        t["caught"] += row["decision"] == "block"
+                    else:
+                        t["allow"] += 1
+                        t["false_block"] += row["decision"] == "block"
+    print("leave-one-repository-out on train (%d repositories), turn level:" % len(repos))
+    for lang, t in sorted(tally.items()):
+        print("  %s: false blocks %d/%d (%.1f%%), block recall %d/%d" % (
+            lang, t["false_block"], t["allow"], 100.0 * t["false_block"] / max(1, t["allow"]), t["caught"], t["block"]))
+    for repo, case, row in wrong:
+        print("- %s (%s): label %s, held out got %s" % (case["id"], repo, case["label"], row["decision"]))
+        for sentence in row["sentences"]:
+            if sentence["claim"] or sentence["score"] > 0:
+                print("    [claim=%s %.2f] %s\n        %s" % (sentence["claim"], sentence["score"], sentence["sentence"][:150],
+                      ", ".join("%s %+.2f" % (f["name"], f["weight"]) for f in sentence["features"][:6])))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default=os.path.join(REPO, "build", "causegate"))
+    ap.add_argument("--shared", default=os.path.join(os.path.dirname(REPO), "shared"))
+    ap.add_argument("--work", help="scratch folder for the rendered sessions")
+    ap.add_argument("--out", default=DEFAULT_OUT)
+    ap.add_argument("--cv-turns", action="store_true",
+                    help="instead of fitting: hold out each train repository in turn, fit on the rest, and judge "
+                         "the held-out turns with those weights (eval --weights): the turn-level figures a design "
+                         "change is judged by, without looking at validation")
+    ap.add_argument("--errors", action="store_true", help="with --cv-turns: list the wrong held-out turns")
+    args = ap.parse_args()
+    if not os.path.isdir(data.corpus_root(args.shared)):
+        print("fit_scorer: %s not found: the corpora live beside the project" % data.corpus_root(args.shared))
+        return 77
+    tmp = tempfile.TemporaryDirectory()
+    args.work = args.work or tmp.name
+    os.makedirs(args.work, exist_ok=True)
+    rows = rows_for_fit(args.shared, args.bin, args.work)
+    prior = load_prior(PRIOR)
+    if args.cv_turns:
+        return cv_turns(args, rows, prior)
+    model = fit_model(rows, prior)
+    write_weights(args.out, model,
+                  "# Claim scorer weights (rules/claim_scorer.h), written by\n"
                   "#   python3 bench/quality/fit_scorer.py\n"
                   "# Logistic regression on the train split of agent_turns and the written\n"
                   "# cases: %d sentences, %d of them claims; L2 towards\n"
-                  "# bench/quality/scorer_prior.tsv, strength %.1f by %d-fold cross-validation grouped by case\n"
-                  "# (log loss %.3f); threshold: the most recall at precision >= %.2f on the\n"
-                  "# held-out scores (precision %.3f, recall %.3f).\n"
-                  % (len(rows), sum(y), lam, FOLDS, cv_loss, PRECISION_TARGET, held_p, held_r))
-        out.write("bias\t%.4f\nthreshold\t%.4f\n%s\t%.4f\n" % (w[-1], threshold, DEFAULT_CUE, default_cue))
-        for n in sorted(weights, key=lambda n: -abs(weights[n])):
-            out.write("%s\t%.4f\n" % (n, weights[n]))
+                  "# bench/quality/scorer_prior.tsv, strength %.1f by %d-fold cross-validation\n"
+                  "# grouped by case (log loss %.3f); threshold: the most recall at\n"
+                  "# precision >= %.2f on the held-out scores (precision %.3f, recall %.3f).\n"
+                  % (model["rows"], model["claims"], model["lam"], FOLDS, model["cv_loss"], PRECISION_TARGET,
+                     model["held_p"], model["held_r"]))
+    index, w, threshold = model["index"], model["w"], model["threshold"]
+    x = [[index[n] for n in feats] for _, _, feats, _, _ in rows]
+    y = [label for _, _, _, label, _ in rows]
+    scores = [score(w, idx) for idx in x]
     tp = sum(1 for s, l in zip(scores, y) if s >= threshold and l)
     fp = sum(1 for s, l in zip(scores, y) if s >= threshold and not l)
     print("fitted on %d train sentences (%d claims), %d features; L2 %.1f (cv log loss %s)"
-          % (len(rows), sum(y), len(names), lam, ", ".join("%.1f: %.3f" % (l, c) for c, l in cv)))
+          % (len(rows), sum(y), len(model["names"]), model["lam"],
+             ", ".join("%.1f: %.3f" % (l, c) for c, l in model["cv"])))
     print("threshold %.3f: held-out precision %.3f, recall %.3f; on all of train %.3f, %.3f"
-          % (threshold, held_p, held_r, tp / max(1, tp + fp), tp / max(1, sum(y))))
+          % (threshold, model["held_p"], model["held_r"], tp / max(1, tp + fp), tp / max(1, sum(y))))
     print("wrote %s" % args.out)
     return 0
 

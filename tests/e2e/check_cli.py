@@ -281,6 +281,9 @@ def main():
                            text=True, timeout=60)
         check(p.returncode == 0 and p.stdout == "" and note in p.stderr,
               "hook: the SubagentStop is allowed, and stderr says why: %r %r" % (p.stdout, p.stderr))
+    for name in ("agent-acompact-e1f845.jsonl", "agent-a1b2c3.jsonl"):
+        code, out, _ = run(binary, "explain", "--subagent", os.path.join(compact, name), cwd=work)
+        check(code == 0 and "not judged: " + note in out, "explain %s: says it is not judged: %r" % (name, out))
 
     print("workers and shards")
     corpus = os.path.join(work, "corpus", "generated")

@@ -128,3 +128,47 @@ TEST_CASE("Scorer: a feature rule needs a tag") {
 
 }  // namespace
 }  // namespace causegate::rules
+
+namespace causegate::rules {
+namespace {
+
+TEST_CASE("Scorer: a lead-in that gives the cause, and a table row labelled Cause, introduce claims") {
+  const RuleSet& rules = DefaultRules();
+  const Message lead = ParseMessage("The deploy fails because:\n\n- the image tag is stale\n- the probe path moved\n");
+  REQUIRE(lead.sentences.size() == 3);
+  const SentencePlace item = PlaceOf(rules, lead, lead.sentences[1]);
+  CHECK(item.after_cause_lead_in);
+  CHECK(item.introduces_cause());
+  CHECK(item.rule >= 0);
+  const Message plain = ParseMessage("Changes in this pass:\n\n- the image tag is bumped\n");
+  CHECK_FALSE(PlaceOf(rules, plain, plain.sentences[1]).after_cause_lead_in);
+
+  const Message table = ParseMessage("| Field | Value |\n|---|---|\n| Cause | the nightly cron job |\n| Owner | ops |\n");
+  bool found = false;
+  for (const Sentence& s : table.sentences) {
+    const SentencePlace p = PlaceOf(rules, table, s);
+    if (s.text == "the nightly cron job") {
+      found = true;
+      CHECK(p.in_cause_row);
+    }
+    if (s.text == "ops") CHECK_FALSE(p.in_cause_row);
+  }
+  CHECK(found);
+}
+
+TEST_CASE("Scorer: a claim form without a connective is scored (identification, label, discovery)") {
+  for (const char* text : {"That is what exhausts the connection pool.", "Culprit: the nightly cron job.",
+                           "Got it: the worker reads the old config path.", "罪魁祸首是定时任务。"}) {
+    INFO(text);
+    const ClaimScore s = Score(text);
+    CHECK(s.scored);
+    CHECK(s.rule >= 0);
+  }
+  // Traits of other clauses weigh apart from the claim clause's.
+  const ClaimScore s = Score("The job failed because the disk filled, and I'll add an alert.");
+  CHECK(HasFeature(s, "feature:plan@sentence"));
+  CHECK_FALSE(HasFeature(s, "feature:plan"));
+}
+
+}  // namespace
+}  // namespace causegate::rules

@@ -170,3 +170,43 @@ TEST_CASE("A failure-naming causal sentence is a claim outside a diagnosis") {
 
 }  // namespace
 }  // namespace causegate::rules
+
+namespace causegate::rules {
+namespace {
+
+// One earlier turn with the given prompt.
+class EarlierPrompt : public evidence::History {
+ public:
+  explicit EarlierPrompt(std::string prompt) : prompt_(std::move(prompt)) {}
+  bool LoadOlder(evidence::PastTurn* out) override {
+    if (done_) return false;
+    done_ = true;
+    out->prompt = prompt_;
+    out->turns_back = 1;
+    return true;
+  }
+
+ private:
+  std::string prompt_;
+  bool done_ = false;
+};
+
+TEST_CASE("A follow-up of a diagnosis is a diagnosis: 'continue' after 'why did it crash?'") {
+  Turn turn;
+  turn.prompt = "continue";
+  turn.tool_calls = {Call("Bash", "ls", "a b")};
+  turn.final_message = "The worker stops because the config file names the old volume.";
+  EarlierPrompt debugging("the trainer died at 14:23, why did it crash?");
+  const Verdict v = JudgeTurn(turn, &debugging, DefaultRules());
+  CHECK(v.diagnostic_rule >= 0);
+  CHECK(v.diagnosis_from_earlier_turn);
+  CHECK(v.decision == Decision::kBlock);
+
+  EarlierPrompt feature("add a retry to the uploader");
+  const Verdict plain = JudgeTurn(turn, &feature, DefaultRules());
+  CHECK(plain.diagnostic_rule < 0);
+  CHECK(plain.decision == Decision::kAllow);
+}
+
+}  // namespace
+}  // namespace causegate::rules
