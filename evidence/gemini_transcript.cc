@@ -13,7 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <optional>
+#include <system_error>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -101,6 +103,94 @@ std::string ResponseText(const json& response, bool* is_error) {
   return Dump(response);
 }
 
+bool StartsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+
+std::string_view TrimNewlines(std::string_view text) {
+  while (!text.empty() && (text.front() == '\n' || text.front() == '\r')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+  return text;
+}
+
+// <untrusted_context>...</untrusted_context> around a tool's output: Gemini's
+// marking of outside text for the model, not the tool's.
+std::string_view Unwrapped(std::string_view text) {
+  constexpr std::string_view kOpen = "<untrusted_context>";
+  constexpr std::string_view kClose = "</untrusted_context>";
+  std::string_view inner = TrimNewlines(text);
+  if (!StartsWith(inner, kOpen)) return text;
+  inner.remove_prefix(kOpen.size());
+  inner = TrimNewlines(inner);
+  if (inner.size() >= kClose.size() && inner.substr(inner.size() - kClose.size()) == kClose) {
+    inner.remove_suffix(kClose.size());
+  }
+  return TrimNewlines(inner);
+}
+
+// A line Gemini's shell tool adds around what the command printed:
+// "Process Group PGID: N", and in older versions "Command: ", "Directory: ",
+// "Error: (none)", "Exit Code: N", "Signal: (none)", "Background PIDs: ...".
+// *exit_code is set from "Exit Code: N".
+bool IsShellBookkeeping(std::string_view line, int* exit_code) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  for (const std::string_view key : {"Process Group PGID: ", "Background PIDs: ", "Directory: ", "Command: "}) {
+    if (StartsWith(line, key)) return true;
+  }
+  for (const std::string_view key : {"Error: ", "Signal: "}) {
+    if (StartsWith(line, key) && line.substr(key.size()) == "(none)") return true;
+  }
+  constexpr std::string_view kExit = "Exit Code: ";
+  if (StartsWith(line, kExit)) {
+    const std::string_view value = line.substr(kExit.size());
+    int code = 0;
+    if (value == "(none)") return true;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), code);
+    if (ec == std::errc() && end == value.data() + value.size()) {
+      *exit_code = code;
+      return true;
+    }
+  }
+  return false;
+}
+
+// What a run_shell_command printed, without Gemini's frame: a leading
+// "Output: " and the bookkeeping lines before and after it. Only a text in
+// that frame (starting "Output: " or "Command: ") is touched, so a command
+// whose own output has such a line keeps it.
+std::string ShellOutput(std::string_view text, bool* is_error) {
+  if (!StartsWith(text, "Output: ") && !StartsWith(text, "Output:\n") && !StartsWith(text, "Command: ")) {
+    return std::string(text);
+  }
+  int exit_code = 0;
+  // Leading bookkeeping (Command, Directory) up to the "Output:" line.
+  while (!StartsWith(text, "Output:")) {
+    const std::size_t eol = text.find('\n');
+    if (eol == std::string_view::npos || !IsShellBookkeeping(text.substr(0, eol), &exit_code)) break;
+    text.remove_prefix(eol + 1);
+  }
+  if (StartsWith(text, "Output: ")) {
+    text.remove_prefix(8);
+  } else if (StartsWith(text, "Output:\n")) {
+    text.remove_prefix(8);
+  }
+  // Trailing bookkeeping, last line first.
+  text = TrimNewlines(text);
+  while (!text.empty()) {
+    const std::size_t eol = text.rfind('\n');
+    const std::string_view last = eol == std::string_view::npos ? text : text.substr(eol + 1);
+    if (!IsShellBookkeeping(last, &exit_code)) break;
+    text = eol == std::string_view::npos ? std::string_view() : TrimNewlines(text.substr(0, eol));
+  }
+  if (exit_code != 0) *is_error = true;
+  if (text == "(empty)") text = {};
+  return std::string(text);
+}
+
+// A tool's output as the tool printed it (evidence/TRANSCRIPT.md, Gemini).
+std::string ToolOutputText(std::string_view name, std::string_view text, bool* is_error) {
+  text = Unwrapped(text);
+  return name == "run_shell_command" ? ShellOutput(text, is_error) : std::string(text);
+}
+
 ToolCall ReadToolCall(const json& tc, std::int64_t line) {
   ToolCall call;
   call.id = StringAt(tc, "id");
@@ -143,7 +233,7 @@ ToolCall ReadToolCall(const json& tc, std::int64_t line) {
       call.has_result = true;
     }
   }
-  call.output = Bounded(std::move(output), limits::kMaxToolOutputBytes);
+  call.output = Bounded(ToolOutputText(name, output, &call.is_error), limits::kMaxToolOutputBytes);
   return call;
 }
 
@@ -162,6 +252,8 @@ class TurnAssembler {
       const std::string text = ContentText(Find(m.body, "content"));
       if (current_ && options_.is_feedback && options_.is_feedback(text)) {
         current_->turn.stop_feedback.push_back(text);
+        current_->before_last_feedback.clear();
+        for (const auto& [model_text, line] : current_->texts) current_->before_last_feedback.push_back(model_text);
         return;
       }
       if (IsBlank(text)) return;
@@ -199,19 +291,24 @@ class TurnAssembler {
       }
     }
     turns_.push_back(std::move(turn));
+    last_before_feedback_ = std::move(current_->before_last_feedback);
     current_.reset();
   }
 
   std::vector<Turn>& turns() { return turns_; }
+  // ChatRetries::before_last_feedback of the last turn finished.
+  std::vector<std::string>& last_before_feedback() { return last_before_feedback_; }
 
  private:
   struct Open {
     Turn turn;
     std::vector<std::pair<std::string, std::int64_t>> texts;  // model texts in order
+    std::vector<std::string> before_last_feedback;
   };
   const ChatReadOptions& options_;
   std::optional<Open> current_;
   std::vector<Turn> turns_;
+  std::vector<std::string> last_before_feedback_;
 };
 
 // Earlier turns, already read; handed out newest first.
@@ -270,7 +367,8 @@ std::vector<Message> ReadJsonl(std::string_view text, bool* last_line_unreadable
 
 }  // namespace
 
-Status ReadGeminiLastTurn(const std::string& path, const ChatReadOptions& options, LastTurn* out) {
+Status ReadGeminiLastTurn(const std::string& path, const ChatReadOptions& options, LastTurn* out,
+                          ChatRetries* retries) {
   std::unique_ptr<TranscriptFile> file;
   if (Status s = TranscriptFile::Open(path, &file); !s.ok()) return s;
   if (static_cast<std::uint64_t>(file->size()) > limits::kMaxChatFileBytes) {
@@ -303,6 +401,7 @@ Status ReadGeminiLastTurn(const std::string& path, const ChatReadOptions& option
   assembler.Finish();
   std::vector<Turn>& turns = assembler.turns();
   if (turns.empty()) return Status::Error(path + ": no user prompt found");
+  if (retries != nullptr) retries->before_last_feedback = std::move(assembler.last_before_feedback());
   out->turn = std::move(turns.back());
   out->turn.truncated = last_line_unreadable;
   turns.pop_back();

@@ -28,6 +28,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "evidence/status.h"
 #include "evidence/transcript.h"
@@ -41,9 +42,20 @@ struct ChatReadOptions {
   std::function<bool(std::string_view)> is_feedback;
 };
 
-// The last turn of a Gemini chat file, with the earlier turns as History.
+// What the chat file shows of the last turn's retries (gate/gemini.cc
+// judges only what the agent wrote after the last block).
+struct ChatRetries {
+  // The model's texts (narration and answers) of the last turn written
+  // before its last feedback message, oldest first; empty when the turn has
+  // no feedback message.
+  std::vector<std::string> before_last_feedback;
+};
+
+// The last turn of a Gemini chat file, with the earlier turns as History;
+// *retries (when not null) is filled for that turn.
 // Errors: the file cannot be read, is larger than the limit, is neither
 // format, or holds no user message.
-Status ReadGeminiLastTurn(const std::string& path, const ChatReadOptions& options, LastTurn* out);
+Status ReadGeminiLastTurn(const std::string& path, const ChatReadOptions& options, LastTurn* out,
+                          ChatRetries* retries = nullptr);
 
 }  // namespace causegate::evidence

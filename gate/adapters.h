@@ -9,8 +9,13 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gate/hook_input.h"
+
+namespace causegate::gate {
+struct LoopState;
+}
 
 namespace causegate::gate::adapters {
 
@@ -60,7 +65,15 @@ std::string RenderGemini(const HookRequest& request, const rules::Outcome& outco
 std::string RenderCursor(const HookRequest& request, const rules::Outcome& outcome);
 std::string RenderCopilot(const HookRequest& request, const rules::Outcome& outcome);
 
+// The turn of a Gemini AfterAgent call, its final message the part of
+// prompt_response written since the last block (GeminiTextSinceLastBlock).
 Status LoadGeminiTurn(const HookRequest& request, evidence::LastTurn* out);
+// What of Gemini's cumulative prompt_response to judge: the text after the
+// response judged at the last block (state's judged_bytes and judged_hash),
+// else after the chat file's answers before the last retry prompt found in
+// order, else all of it; all of it too when nothing new follows.
+std::string GeminiTextSinceLastBlock(const std::string& response, const LoopState& state,
+                                     const std::vector<std::string>& answered_before_block);
 Status LoadCursorTurn(const HookRequest& request, evidence::LastTurn* out);
 Status LoadCopilotTurn(const HookRequest& request, evidence::LastTurn* out);
 

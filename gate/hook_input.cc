@@ -204,6 +204,9 @@ Status LoadTurn(const HookRequest& request, evidence::LastTurn* out) {
     case Agent::kCopilot: s = adapters::LoadCopilotTurn(request, out); break;
   }
   if (!s.ok()) return s;
+  // Gemini's prompt_response grows with every retry: LoadGeminiTurn took
+  // the part to judge.
+  if (request.agent == Agent::kGemini) return Status::Ok();
   // The transcript is written asynchronously and may lag: the agent's own
   // copy of the final message wins.
   if (request.last_assistant_message) out->turn.final_message = *request.last_assistant_message;

@@ -57,36 +57,57 @@ std::string LoopStatePath(Agent agent, std::string_view session_id, std::string_
   return state + "/loop/" + AgentName(agent) + "-" + key + ".json";
 }
 
-int LoadLoopBlocks(const std::string& path, const std::string& turn_key, long long now_seconds) {
-  if (path.empty()) return 0;
+LoopState LoadLoopState(const std::string& path, const std::string& turn_key, long long now_seconds) {
+  LoopState state;
+  if (path.empty()) return state;
   std::ifstream in(path, std::ios::binary);
-  if (!in) return 0;
+  if (!in) return state;
   std::string text;
   text.resize(4096);
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(in.gcount()));
   const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!doc.is_object()) return 0;
+  if (!doc.is_object()) return state;
   const auto turn = doc.find("turn");
   const auto blocks = doc.find("blocks");
   const auto updated = doc.find("updated");
-  if (turn == doc.end() || !turn->is_string() || *turn != turn_key) return 0;
-  if (blocks == doc.end() || !blocks->is_number_integer()) return 0;
+  if (turn == doc.end() || !turn->is_string() || *turn != turn_key) return state;
+  if (blocks == doc.end() || !blocks->is_number_integer()) return state;
   if (updated == doc.end() || !updated->is_number_integer() ||
       now_seconds - updated->get<long long>() > kLoopStateTtlSeconds) {
-    return 0;
+    return state;
   }
-  return std::clamp(blocks->get<int>(), 0, 1000);
+  state.blocks = std::clamp(blocks->get<int>(), 0, 1000);
+  const auto judged_bytes = doc.find("judged_bytes");
+  const auto judged_hash = doc.find("judged_hash");
+  if (judged_bytes != doc.end() && judged_bytes->is_number_unsigned() && judged_hash != doc.end() &&
+      judged_hash->is_string()) {
+    state.judged_bytes = judged_bytes->get<std::size_t>();
+    state.judged_hash = judged_hash->get<std::string>();
+  }
+  return state;
 }
 
-Status StoreLoopBlocks(const std::string& path, const std::string& turn_key, int blocks, long long now_seconds) {
+int LoadLoopBlocks(const std::string& path, const std::string& turn_key, long long now_seconds) {
+  return LoadLoopState(path, turn_key, now_seconds).blocks;
+}
+
+std::string LoopStatePathFor(const HookRequest& request) { return CounterPath(request); }
+
+Status StoreLoopBlocks(const std::string& path, const std::string& turn_key, int blocks, long long now_seconds,
+                       std::string_view judged) {
   if (path.empty()) return Status::Error("loop counter: neither XDG_STATE_HOME nor HOME is set");
   if (blocks <= 0) {
     if (std::remove(path.c_str()) != 0 && errno != ENOENT) return Status::Error(path + ": cannot remove");
     return Status::Ok();
   }
   if (Status s = EnsureDir(path.substr(0, path.rfind('/'))); !s.ok()) return s;
-  const std::string text = json{{"turn", turn_key}, {"blocks", blocks}, {"updated", now_seconds}}.dump() + "\n";
+  json doc = {{"turn", turn_key}, {"blocks", blocks}, {"updated", now_seconds}};
+  if (!judged.empty()) {
+    doc["judged_bytes"] = judged.size();
+    doc["judged_hash"] = HashHex(judged);
+  }
+  const std::string text = doc.dump() + "\n";
   const std::string tmp = path + ".tmp" + std::to_string(getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -113,7 +134,11 @@ void RecordDecision(const HookRequest& request, const evidence::Turn& turn, cons
                     const rules::Outcome& outcome, int prior_blocks) {
   if (UsesLoopCounter(request.agent)) {
     const int blocks = outcome.action == rules::Action::kBlock ? outcome.block_number : 0;
-    if (Status s = StoreLoopBlocks(CounterPath(request), TurnKey(turn), blocks, NowSeconds()); !s.ok()) {
+    // Gemini's next prompt_response starts with this one (gate/gemini.cc).
+    const std::string_view judged = request.agent == Agent::kGemini && request.last_assistant_message
+                                        ? std::string_view(*request.last_assistant_message)
+                                        : std::string_view();
+    if (Status s = StoreLoopBlocks(CounterPath(request), TurnKey(turn), blocks, NowSeconds(), judged); !s.ok()) {
       spdlog::warn("loop counter not kept: {}", s.message());
     }
   }

@@ -8,7 +8,8 @@
 //
 // One small JSON file per agent and session, STATE/loop/<agent>-<session>.json
 // (gate/state_dir.h): {"turn": key of the turn's prompt, "blocks": n,
-// "updated": unix seconds}. It counts only for the same turn (same
+// "updated": unix seconds}, and for Gemini "judged_bytes" and
+// "judged_hash" of the prompt_response judged at the last block. It counts only for the same turn (same
 // prompt) and for kLoopStateTtlSeconds; a turn that ends (allowed, or let
 // through unproven) removes it. Writes go through a temporary file and
 // rename, so a reader sees the old or the new counter, never half.
@@ -36,11 +37,30 @@ std::string TurnKey(const evidence::Turn& turn);
 // folder, as the session log does.
 std::string LoopStatePath(Agent agent, std::string_view session_id, std::string_view cwd);
 
-// Blocks counted for turn_key at path; 0 when none, for another turn, stale
-// (older than the TTL, measured against now_seconds) or unreadable.
+// What the counter file holds for one turn.
+struct LoopState {
+  int blocks = 0;
+  // The agent's text judged at the last block, as its size and HashHex
+  // (Gemini: prompt_response, which grows with every retry, so the next
+  // call judges only what follows it; gate/gemini.cc). 0 and "": none kept.
+  std::size_t judged_bytes = 0;
+  std::string judged_hash;
+};
+
+// The state kept for turn_key at path; all zero when none, for another
+// turn, stale (older than the TTL, measured against now_seconds) or
+// unreadable.
+LoopState LoadLoopState(const std::string& path, const std::string& turn_key, long long now_seconds);
+// LoadLoopState(...).blocks.
 int LoadLoopBlocks(const std::string& path, const std::string& turn_key, long long now_seconds);
 
-// Stores blocks for turn_key; blocks == 0 removes the file.
-Status StoreLoopBlocks(const std::string& path, const std::string& turn_key, int blocks, long long now_seconds);
+// Stores blocks for turn_key, with the text judged at that block when not
+// empty; blocks == 0 removes the file.
+Status StoreLoopBlocks(const std::string& path, const std::string& turn_key, int blocks, long long now_seconds,
+                       std::string_view judged = {});
+
+// The counter file of the request's agent and session ("" without a
+// state folder).
+std::string LoopStatePathFor(const HookRequest& request);
 
 }  // namespace causegate::gate

@@ -119,6 +119,44 @@ TEST_CASE("gemini chat: resultDisplay when there is no functionResponse; feedbac
   CHECK(last.turn.tool_calls[0].command == "OOM");
 }
 
+TEST_CASE("gemini chat: tool output without Gemini's wrappers") {
+  struct Case {
+    const char* name;
+    const char* tool;
+    const char* raw;
+    const char* output;
+    bool is_error;
+  };
+  const Case cases[] = {
+      {"0.61 shell frame", "run_shell_command",
+       "<untrusted_context>\nOutput: 2026-12-01 ERROR disk full on /srv\nProcess Group PGID: 13904\n</untrusted_context>",
+       "2026-12-01 ERROR disk full on /srv", false},
+      {"several lines", "run_shell_command", "Output: a\nb\nProcess Group PGID: 7", "a\nb", false},
+      {"older frame", "run_shell_command",
+       "Command: cat build.log\nDirectory: (root)\nOutput: make: *** [all] Error 2\nError: (none)\nExit Code: 2\n"
+       "Signal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 812",
+       "make: *** [all] Error 2", true},
+      {"empty output", "run_shell_command", "Output: (empty)\nProcess Group PGID: 9", "", false},
+      {"not in the frame: kept", "run_shell_command", "Process Group PGID: 5 is the job's own line",
+       "Process Group PGID: 5 is the job's own line", false},
+      {"another tool: only the wrapper goes", "read_file", "<untrusted_context>\nOutput: x\n</untrusted_context>",
+       "Output: x", false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    TempDir dir;
+    const std::string path = Document(
+        dir, {User("u1", "why?"),
+              Model("g1", "Because.", json::array({Call("c1", c.tool, {{"command", "cat build.log"}},
+                                                          Response("c1", c.tool, {{"output", c.raw}}))}))});
+    LastTurn last;
+    REQUIRE(ReadGeminiLastTurn(path, ChatReadOptions(), &last).ok());
+    REQUIRE(last.turn.tool_calls.size() == 1);
+    CHECK(last.turn.tool_calls[0].output == c.output);
+    CHECK(last.turn.tool_calls[0].is_error == c.is_error);
+  }
+}
+
 TEST_CASE("gemini chat: errors") {
   TempDir dir;
   LastTurn last;

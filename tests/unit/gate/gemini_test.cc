@@ -4,7 +4,12 @@
 // retry prompts the chat file keeps.
 #include <catch2/catch.hpp>
 
+#include <optional>
+
+#include "gate/adapters.h"
 #include "gate/hook_input.h"
+#include "gate/loop_state.h"
+#include "gate/state_dir.h"
 #include "unit/gate/agent_test_util.h"
 
 namespace causegate::gate {
@@ -75,6 +80,20 @@ TEST_CASE("gemini: the chat file's tool output decides, as for Claude Code") {
   CHECK(r.output.empty());
 }
 
+TEST_CASE("gemini: the shell tool's PGID line is no distributed / NCCL symptom") {
+  testing::StateScope state;
+  json chat = ChatFile({});
+  chat["messages"][1]["toolCalls"][0]["result"][0]["functionResponse"]["response"]["output"] =
+      std::string("<untrusted_context>\nOutput: ") + testing::kDfOutput + "\nProcess Group PGID: 13904\n</untrusted_context>";
+  const std::string path = state.dir().WriteRaw("session.json", chat.dump());
+  const GateResult r = RunGate(AfterAgent(path, testing::kClaim), Agent::kGemini, testing::BuiltinRules(), GateOptions());
+  REQUIRE(r.judged);
+  REQUIRE(r.turn.tool_calls.size() == 1);
+  CHECK(r.turn.tool_calls[0].output == testing::kDfOutput);
+  CHECK(r.outcome.action == rules::Action::kBlock);
+  CHECK_THAT(r.outcome.reason, !Catch::Contains("NCCL") && !Catch::Contains("distributed"));
+}
+
 TEST_CASE("gemini: without a chat file the gate fails open instead of guessing no-probe") {
   testing::StateScope state;
   GateResult r = RunGate(AfterAgent("", testing::kClaim), Agent::kGemini, testing::BuiltinRules(), GateOptions());
@@ -114,6 +133,105 @@ TEST_CASE("gemini: retries are bounded by the counter and by retry prompts in th
   CHECK(r.turn.prompt == testing::kPrompt);
   CHECK(r.prior_blocks == 2);
   CHECK(r.outcome.action == rules::Action::kAllowUnproven);
+}
+
+// Gemini CLI 0.61 on a retry: prompt_response is every answer since the
+// prompt joined by "\n", and the chat file holds the retry prompt.
+json Retried(const std::vector<std::string>& answers_after_first) {
+  std::vector<json> extra;
+  int n = 3;
+  for (const std::string& answer : answers_after_first) {
+    extra.push_back({{"id", "u" + std::to_string(n)}, {"type", "user"}, {"content", "causegate blocked this stop: ..."}});
+    extra.push_back({{"id", "g" + std::to_string(n)}, {"type", "gemini"}, {"content", answer}});
+    ++n;
+  }
+  return ChatFile(extra);
+}
+
+std::string Joined(const std::vector<std::string>& answers) {
+  std::string out;
+  for (const std::string& a : answers) out += (out.empty() ? "" : "\n") + a;
+  return out;
+}
+
+std::size_t Occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+TEST_CASE("gemini: a retry is judged on what the agent wrote after the last block") {
+  const std::string hedge = "Hypothesis: the disk may be full; I have not confirmed it.";
+  const std::string quoted = std::string("The export failed because the disk is full: `") + testing::kDfOutput + "`.";
+  struct Case {
+    const char* name;
+    std::string retry;
+    rules::Action expected;
+  };
+  const Case cases[] = {
+      {"restated as a hypothesis", hedge, rules::Action::kAllow},
+      {"quoted", quoted, rules::Action::kAllow},
+      {"the same claim again", testing::kClaim, rules::Action::kBlock},
+  };
+  enum class Memory { kCounter, kChatFileOnly };
+  for (const Memory memory : {Memory::kCounter, Memory::kChatFileOnly}) {
+    for (const Case& c : cases) {
+      INFO(c.name << (memory == Memory::kCounter ? " (counter)" : " (chat file only)"));
+      testing::StateScope state;
+      const std::string first = state.dir().WriteRaw("first.json", ChatFile({}).dump());
+      GateResult r = RunGate(AfterAgent(first, testing::kClaim), Agent::kGemini, testing::BuiltinRules(), GateOptions());
+      REQUIRE(r.outcome.action == rules::Action::kBlock);
+
+      std::optional<testing::StateScope> lost;  // the counter's file gone: only the chat file tells
+      if (memory == Memory::kChatFileOnly) lost.emplace();
+      const std::vector<std::string> answers = {testing::kClaim, c.retry};
+      const std::string retried = state.dir().WriteRaw("retried.json", Retried({c.retry}).dump());
+      r = RunGate(AfterAgent(retried, Joined(answers), /*active=*/true), Agent::kGemini, testing::BuiltinRules(),
+                  GateOptions());
+      REQUIRE(r.judged);
+      CHECK(r.turn.final_message == c.retry);
+      CHECK(r.outcome.action == c.expected);
+      if (c.expected == rules::Action::kBlock) {
+        CHECK(r.outcome.block_number == 2);
+        CHECK(Occurrences(r.outcome.reason, testing::kClaim) == 1);
+      }
+    }
+  }
+}
+
+TEST_CASE("gemini: a third answer after two blocks is judged alone, then let through") {
+  testing::StateScope state;
+  const std::string first = state.dir().WriteRaw("first.json", ChatFile({}).dump());
+  REQUIRE(RunGate(AfterAgent(first, testing::kClaim), Agent::kGemini, testing::BuiltinRules(), GateOptions())
+              .outcome.action == rules::Action::kBlock);
+  std::vector<std::string> answers = {testing::kClaim, testing::kClaim};
+  std::string chat = state.dir().WriteRaw("two.json", Retried({testing::kClaim}).dump());
+  GateResult r = RunGate(AfterAgent(chat, Joined(answers), true), Agent::kGemini, testing::BuiltinRules(), GateOptions());
+  REQUIRE(r.outcome.action == rules::Action::kBlock);
+  answers.push_back(testing::kClaim);
+  chat = state.dir().WriteRaw("three.json", Retried({testing::kClaim, testing::kClaim}).dump());
+  r = RunGate(AfterAgent(chat, Joined(answers), true), Agent::kGemini, testing::BuiltinRules(), GateOptions());
+  REQUIRE(r.judged);
+  CHECK(r.turn.final_message == testing::kClaim);
+  CHECK(r.prior_blocks == 2);
+  CHECK(r.outcome.action == rules::Action::kAllowUnproven);
+  CHECK(r.verdict.unsupported() == 1);
+}
+
+TEST_CASE("gemini: which part of prompt_response is judged") {
+  LoopState none;
+  CHECK(adapters::GeminiTextSinceLastBlock("A\nB", none, {}) == "A\nB");
+  CHECK(adapters::GeminiTextSinceLastBlock("A\nB", none, {"A"}) == "B");
+  CHECK(adapters::GeminiTextSinceLastBlock("A\nB", none, {"narration not in the response", "A"}) == "B");
+  CHECK(adapters::GeminiTextSinceLastBlock("A\nB", none, {"C"}) == "A\nB");
+  CHECK(adapters::GeminiTextSinceLastBlock("A\n", none, {"A"}) == "A\n");  // nothing new: all of it
+  LoopState kept;
+  kept.blocks = 1;
+  kept.judged_bytes = 1;
+  kept.judged_hash = HashHex("A");
+  CHECK(adapters::GeminiTextSinceLastBlock("A\nA", kept, {}) == "A");
+  CHECK(adapters::GeminiTextSinceLastBlock("B\nA", kept, {}) == "B\nA");  // another text: all of it
+  CHECK(adapters::GeminiTextSinceLastBlock("A", kept, {}) == "A");
 }
 
 }  // namespace

@@ -31,6 +31,22 @@ TEST_CASE("loop counter: stored per turn, forgotten when stale or for another tu
   CHECK(StoreLoopBlocks(path, "turnA", 0, 1000).ok());  // removing twice is fine
 }
 
+TEST_CASE("loop counter: the text judged at a block, for Gemini's growing prompt_response") {
+  testing::StateScope state;
+  const std::string path = LoopStatePath(Agent::kGemini, "s1", "/w");
+  REQUIRE(StoreLoopBlocks(path, "turnA", 1, 1000, "The disk is full.").ok());
+  LoopState kept = LoadLoopState(path, "turnA", 1000);
+  CHECK(kept.blocks == 1);
+  CHECK(kept.judged_bytes == 17);
+  CHECK(kept.judged_hash == HashHex("The disk is full."));
+  CHECK(LoadLoopState(path, "turnB", 1000).judged_bytes == 0);
+  REQUIRE(StoreLoopBlocks(path, "turnA", 2, 1000).ok());
+  kept = LoadLoopState(path, "turnA", 1000);
+  CHECK(kept.blocks == 2);
+  CHECK(kept.judged_bytes == 0);
+  CHECK(kept.judged_hash.empty());
+}
+
 TEST_CASE("loop counter: a corrupt file counts as none") {
   testing::StateScope state;
   const std::string path = LoopStatePath(Agent::kGemini, "s1", "");
