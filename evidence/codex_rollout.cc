@@ -371,6 +371,24 @@ void ParseEvent(Element payload, CodexPrompts prompts, LineRecord* rec) {
     if (Trim(message).empty() && !has_images) return;
     rec->kind = LineRecord::Kind::kPrompt;
     rec->text = std::string(message);
+  } else if (type == "item_completed") {
+    // Newer Codex (0.171) writes the typed prompt only as a completed
+    // UserMessage item: {"item": {"type": "UserMessage", "content": [{"type":
+    // "text", "text": ...}, {"type": "image", ...}]}}.
+    if (prompts != CodexPrompts::kEvents) return;
+    Element item;
+    if (!simd::Field(payload, "item", &item) || !item.is_object()) return;
+    const std::string_view item_type = simd::StringField(item, "type");
+    if (item_type != "UserMessage" && item_type != "userMessage") return;
+    Element content;
+    if (!simd::Field(item, "content", &content)) return;
+    std::string text = JoinedText(content);
+    if (StartsWith(Trim(text), "<hook_prompt")) return;  // counted from its response_item
+    simdjson::dom::array parts;
+    const bool has_parts = content.get_array().get(parts) == simdjson::SUCCESS && parts.size() > 0;
+    if (Trim(text).empty() && !has_parts) return;
+    rec->kind = LineRecord::Kind::kPrompt;
+    rec->text = std::move(text);
   } else if (type == "task_complete") {
     const std::string_view last = simd::StringField(payload, "last_agent_message");
     if (Trim(last).empty()) return;

@@ -7,6 +7,12 @@
 // hook-protocols.md section 3.2; real sample in research/fixtures):
 //
 //   event_msg user_message            the typed prompt: starts a turn
+//   event_msg item_completed          with item.type UserMessage: the typed prompt
+//                                     of newer Codex (0.171): starts a turn too, so
+//                                     a rollout resumed across versions is read
+//                                     turn by turn; where a version writes both
+//                                     events for one prompt, the turn assembly
+//                                     keeps one (transcript.cc)
 //   event_msg task_complete           last_agent_message: the turn's final text
 //   response_item message assistant   output_text blocks: narration or final text
 //   response_item message user        "<hook_prompt hook_run_id=..>reason</hook_prompt>":
@@ -41,7 +47,8 @@
 namespace causegate::evidence {
 
 enum class CodexPrompts {
-  kEvents,    // event_msg user_message starts a turn (Codex 0.3x and later)
+  kEvents,    // event_msg user_message or item_completed UserMessage starts a
+              // turn (Codex 0.3x and later)
   kMessages,  // response_item user messages do (older rollouts)
 };
 

@@ -64,6 +64,14 @@ struct LineParser {
   }
 };
 
+// Codex writes a typed prompt once per event shape in some versions
+// (item_completed UserMessage, then user_message): the second, with the
+// same text and nothing between, is the same prompt, not a turn.
+bool IsPromptEcho(const LineParser& parse, bool previous_turn_empty, const std::string& previous_prompt,
+                  const std::string& prompt) {
+  return parse.format == TranscriptFormat::kCodexRollout && previous_turn_empty && previous_prompt == prompt;
+}
+
 // A message without an id (older or foreign writers) stands alone.
 void EnsureMessageId(LineRecord* rec, std::int64_t unique) {
   if (rec->kind == LineRecord::Kind::kAssistant && rec->message_id.empty()) {
@@ -102,6 +110,10 @@ class TurnBuilder {
         break;
     }
   }
+
+  // True while nothing but the prompt is in the turn.
+  bool empty() const { return calls_.empty() && texts_.empty() && turn_.stop_feedback.empty(); }
+  const std::string& prompt() const { return turn_.prompt; }
 
   Turn Finish() && {
     turn_.tool_calls.assign(std::make_move_iterator(calls_.begin()),
@@ -197,6 +209,11 @@ class BackwardScanner {
         records.push_back(std::move(rec));
         continue;
       }
+      // Read backwards, the echo is the earlier line, met with no records
+      // after it and the newer turn's prompt.
+      if (have_newer_prompt_ && IsPromptEcho(parse_, records.empty(), newer_prompt_, rec.text)) continue;
+      have_newer_prompt_ = true;
+      newer_prompt_ = rec.text;
       const std::optional<std::int64_t> total = reader_->TotalLines();
       auto number = [&total](std::int64_t from_end) -> std::int64_t {
         return total ? *total - from_end + 1 : 0;
@@ -222,6 +239,8 @@ class BackwardScanner {
   LineParser parse_;
   bool seen_last_line_ = false;
   bool last_line_unreadable_ = false;
+  bool have_newer_prompt_ = false;
+  std::string newer_prompt_;  // the prompt of the turn last built
 };
 
 class TranscriptHistory final : public History {
@@ -290,6 +309,10 @@ Status ForEach(const std::string& path, const LineParser& parse,
     rec.line = raw.number;
     EnsureMessageId(&rec, raw.number);
     if (rec.kind == LineRecord::Kind::kPrompt) {
+      if (current && IsPromptEcho(parse, current->empty(), current->prompt(), rec.text)) {
+        current.emplace(std::move(rec));  // the later line, as read backwards
+        continue;
+      }
       if (current) {
         const Turn turn = std::move(*current).Finish();
         current.reset();

@@ -230,6 +230,86 @@ TEST_CASE("an older rollout without user_message events", "[codex]") {
   CHECK(last.turn.final_message == "second answer");
 }
 
+// Codex 0.171 writes the typed prompt as a completed UserMessage item.
+std::string UserMessageItem(const std::string& turn_id, const std::string& text) {
+  return Event({{"type", "item_completed"},
+                {"thread_id", "t"},
+                {"turn_id", turn_id},
+                {"item", {{"type", "UserMessage"}, {"id", "i-" + turn_id}, {"content", {{{"type", "text"}, {"text", text}}}}}}});
+}
+std::string TaskStarted(const std::string& turn_id) {
+  return Event({{"type", "task_started"}, {"turn_id", turn_id}, {"model_context_window", 272000}});
+}
+std::string HookPromptItem(const std::string& reason) {
+  return UserItem("<hook_prompt hook_run_id=\"stop:0:/h/.codex/hooks.json\">" + reason + "</hook_prompt>");
+}
+
+TEST_CASE("a rollout resumed across Codex versions is read turn by turn", "[codex]") {
+  TempDir dir;
+  const std::string path = dir.Write(
+      "rollout-mixed.jsonl",
+      {SessionMeta(), UserItem("<environment_context>\n<cwd>/srv/app</cwd>\n</environment_context>"),
+       // Turn 1, written by Codex 0.77: user_message events.
+       UserItem("why does the export job die?"), UserMessage("why does the export job die?"),
+       FunctionCall("c1", "shell", {{"command", {"bash", "-lc", "tail -1 export.log"}}}),
+       FunctionOutput("c1", "Out of memory: Killed process 812"), AssistantItem("It died because it ran out of memory."),
+       HookPromptItem("causegate blocked this stop: ..."),
+       TaskComplete("", "The job died because `Out of memory: Killed process 812`."),
+       // Turn 2, after `codex exec resume` with Codex 0.171: no user_message.
+       Line("session_meta", {{"id", "019b64e5-0000-7000-8000-000000000001"}, {"cli_version", "0.171.0"}}),
+       TaskStarted("turn-2"), UserItem("and the nightly run?"), UserMessageItem("turn-2", "and the nightly run?"),
+       FunctionCall("c2", "exec_command", {{"cmd", "df -h /var"}}), FunctionOutput("c2", "/dev/sda1 100% /var"),
+       AssistantItem("The nightly run died because the disk is full."),
+       TaskComplete("turn-2", "The nightly run died because the disk is full.")});
+
+  const std::vector<Turn> turns = AllTurns(path);
+  REQUIRE(turns.size() == 2);
+  CHECK(turns[0].prompt == "why does the export job die?");
+  CHECK(turns[0].stop_feedback.size() == 1);
+  REQUIRE(turns[0].tool_calls.size() == 1);
+  CHECK(turns[0].tool_calls[0].command == "tail -1 export.log");
+  CHECK(turns[1].prompt == "and the nightly run?");
+  CHECK(turns[1].prompt_line == 13);
+  CHECK(turns[1].stop_feedback.empty());
+  REQUIRE(turns[1].tool_calls.size() == 1);
+  CHECK(turns[1].tool_calls[0].command == "df -h /var");
+  CHECK(turns[1].final_message == "The nightly run died because the disk is full.");
+
+  LastTurn last;
+  REQUIRE(ReadLastTurn(path, SessionKind::kMain, &last).ok());
+  CHECK(last.turn.prompt == "and the nightly run?");
+  CHECK(last.turn.stop_feedback.empty());
+  CHECK(last.turn.tool_calls.size() == 1);
+  PastTurn past;
+  REQUIRE(last.history->LoadOlder(&past));
+  CHECK(past.prompt == "why does the export job die?");
+  CHECK_FALSE(last.history->LoadOlder(&past));
+}
+
+TEST_CASE("a prompt written as both event shapes is one turn", "[codex]") {
+  TempDir dir;
+  const std::string path = dir.Write(
+      "rollout-both.jsonl",
+      {SessionMeta(), UserMessageItem("u1", "first question"), UserMessage("first question"),
+       AssistantItem("first answer"), UserMessageItem("u2", "second question"), UserMessage("second question"),
+       FunctionCall("c1", "shell", {{"command", {"ls"}}}), FunctionOutput("c1", "a.txt"), AssistantItem("second answer")});
+  const std::vector<Turn> turns = AllTurns(path);
+  REQUIRE(turns.size() == 2);
+  CHECK(turns[0].prompt == "first question");
+  CHECK(turns[0].final_message == "first answer");
+  CHECK(turns[1].prompt == "second question");
+  CHECK(turns[1].prompt_line == 6);
+  CHECK(turns[1].tool_calls.size() == 1);
+  LastTurn last;
+  REQUIRE(ReadLastTurn(path, SessionKind::kMain, &last).ok());
+  CHECK(last.turn.prompt == "second question");
+  CHECK(last.turn.prompt_line == 6);
+  PastTurn past;
+  REQUIRE(last.history->LoadOlder(&past));
+  CHECK(past.prompt == "first question");
+  CHECK_FALSE(last.history->LoadOlder(&past));
+}
+
 TEST_CASE("commands from a call's arguments", "[codex]") {
   struct Case {
     const char* name;
