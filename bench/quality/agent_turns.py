@@ -24,6 +24,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import agent_turns_data as data  # noqa: E402
+from baseline import baseline_claim  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(HERE))
 
@@ -47,6 +48,7 @@ class Tally:
         self.allow = self.false_block = self.block = self.caught = 0
         self.s = collections.Counter()   # sentence tp/fp/fn for the scorer
         self.r = collections.Counter()   # the same for the packs alone
+        self.b = collections.Counter()   # and for the one-regex baseline
         self.by_class = collections.Counter()
         self.claimed_by_class = collections.Counter()
         self.unaligned = 0
@@ -65,7 +67,8 @@ class Tally:
             self.unaligned += 1
             return
         self.by_class[label] += 1
-        for counter, said in ((self.s, sentence["claim"]), (self.r, sentence.get("rules_only", False))):
+        for counter, said in ((self.s, sentence["claim"]), (self.r, sentence.get("rules_only", False)),
+                              (self.b, baseline_claim(sentence["sentence"]))):
             if label == "claim":
                 counter["tp" if said else "fn"] += 1
             elif said:
@@ -74,12 +77,12 @@ class Tally:
             self.claimed_by_class[label] += 1
 
 
-def collect(args, work):
+def collect(binary, shared, rules, work):
     """{(lang or folder, split): Tally}, and the wrong train turns."""
     tallies = collections.defaultdict(Tally)
     wrong = []
     for folder in data.FOLDERS:
-        for case, judged, sentences in data.load_folder(args.shared, folder, args.bin, work, args.rules):
+        for case, judged, sentences in data.load_folder(shared, folder, binary, work, rules):
             if case.get("ambiguous"):
                 continue
             split = case.get("split", "train")
@@ -108,8 +111,9 @@ def print_turns(tallies, keys):
 
 
 def print_sentences(tallies, keys):
-    print("\nsentence level, claim vs the rest (scorer | packs alone):")
-    print("  %-16s %-11s %6s %6s %6s %6s | %6s %6s %9s" % ("set", "split", "P", "R", "tp", "fp", "P", "R", "unaligned"))
+    print("\nsentence level, claim vs the rest (scorer | packs alone, the gate before the scorer | one-regex baseline):")
+    print("  %-16s %-11s %6s %6s %6s %6s | %6s %6s | %6s %6s | %9s" % (
+        "set", "split", "P", "R", "tp", "fp", "P", "R", "P", "R", "unaligned"))
     for key in keys:
         for split in ("train", "validation"):
             t = tallies.get((key, split))
@@ -117,8 +121,9 @@ def print_sentences(tallies, keys):
                 continue
             p, r = prf(t.s["tp"], t.s["fp"], t.s["fn"])
             rp, rr = prf(t.r["tp"], t.r["fp"], t.r["fn"])
-            print("  %-16s %-11s %6.2f %6.2f %6d %6d | %6.2f %6.2f %9d" % (
-                key, split, p, r, t.s["tp"], t.s["fp"], rp, rr, t.unaligned))
+            bp, br = prf(t.b["tp"], t.b["fp"], t.b["fn"])
+            print("  %-16s %-11s %6.2f %6.2f %6d %6d | %6.2f %6.2f | %6.2f %6.2f | %9d" % (
+                key, split, p, r, t.s["tp"], t.s["fp"], rp, rr, bp, br, t.unaligned))
     print("\nsentences taken for claims, per label class (scorer; claim: recall, others: false claims):")
     print("  %-12s %-11s" % ("lang", "split") + "".join(" %12s" % c[:12] for c in data.CLASSES))
     for lang in ("en", "zh"):
@@ -142,6 +147,19 @@ def print_wrong(wrong, limit):
                     label, sentence["claim"], sentence["score"], sentence["sentence"][:160], feats))
 
 
+def report(binary, shared, rules=None, work=None, errors=0):
+    """Prints every figure; work None: a temporary scratch folder."""
+    with tempfile.TemporaryDirectory() as tmp:
+        work = work or tmp
+        os.makedirs(work, exist_ok=True)
+        tallies, wrong = collect(binary, shared, rules, work)
+    keys = ["en", "zh"] + data.FOLDERS
+    print_turns(tallies, keys)
+    print_sentences(tallies, keys)
+    if errors:
+        print_wrong(wrong, errors)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=os.path.join(REPO, "build", "causegate"))
@@ -153,15 +171,7 @@ def main():
     if not os.path.isdir(data.corpus_root(args.shared)):
         print("SKIP: %s not found (the corpora live beside the project)" % data.corpus_root(args.shared))
         return 77
-    with tempfile.TemporaryDirectory() as tmp:
-        work = args.work or tmp
-        os.makedirs(work, exist_ok=True)
-        tallies, wrong = collect(args, work)
-    keys = ["en", "zh"] + data.FOLDERS
-    print_turns(tallies, keys)
-    print_sentences(tallies, keys)
-    if args.errors:
-        print_wrong(wrong, args.errors)
+    report(args.bin, args.shared, args.rules, args.work, args.errors)
     return 0
 
 

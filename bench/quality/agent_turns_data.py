@@ -17,6 +17,7 @@ FOLDERS = ["public_en", "claude_code_nb", "public_zh", "public_zh2"]
 CLASSES = ["claim", "hedged", "negated", "question", "conditional", "uncertainty", "rationale",
            "explanation", "reported", "observation", "other"]
 
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _NOT_WORD = re.compile(r"[^0-9a-z\u3400-\u4dbf\u4e00-\u9fff]+")
 
 
@@ -24,6 +25,12 @@ def norm(text):
     """Letters, digits and Han only, lower case: the gate drops markup the
     labeller kept (backticks, emphasis), and the two split differently."""
     return _NOT_WORD.sub("", text.lower())
+
+
+def min_len(key):
+    """Shorter keys match too much by containment: 4 letters, or 2 Han
+    characters (a Chinese table cell is often two)."""
+    return 2 if _HAN.search(key) else 4
 
 
 def corpus_root(shared):
@@ -86,12 +93,12 @@ def align(gate_sentences, labelled):
     out = []
     for g in gate_sentences:
         key = norm(g["sentence"])
-        if len(key) < 4:
+        if len(key) < min_len(key):
             out.append(None)
             continue
         best, best_len, claim = None, 0, False
         for text, label in keyed:
-            if len(text) < 4:
+            if len(text) < min_len(text):
                 continue
             if key in text or text in key:
                 overlap = min(len(key), len(text))

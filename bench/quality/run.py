@@ -11,7 +11,9 @@ baseline on the same rows and the gain over it, the targets of issue #3, and
 on Yu et al. how `claim` separates direct causal (claim expected) from
 conditional causal (no claim expected). Then the false-block rate on real
 agent final messages (agent_traj/final_messages.jsonl), judged through
-`causegate hook` as turns whose prompt asks for no diagnosis.
+`causegate hook` as turns whose prompt asks for no diagnosis, and the
+figures on real agent turns (agent_turns: turn and sentence level, train
+and validation, with the one-regex baseline; bench/quality/agent_turns.py).
 
 Not part of `make test`: it prints figures, it does not pass or fail (exit 0;
 77 when ../shared/corpora is absent; 2 on a usage or run error).
@@ -30,14 +32,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-
-# The naive baseline: one regex of the obvious cue words (issue #3), and for
-# hedges one regex of the obvious hedge words.
-BASELINE_CAUSAL = re.compile(
-    r"\bbecause\b|\bdue to\b|\bcaus(?:e|es|ed|ing) by\b|\broot causes?\b|\b(?:lead|leads|leading|led) to\b"
-    r"|因为|由于|导致|原因", re.IGNORECASE)
-BASELINE_HEDGE = re.compile(
-    r"\b(?:may|might|could|possibly|probably|likely|perhaps|suggests?)\b|可能|也许|或许", re.IGNORECASE)
+sys.path.insert(0, HERE)
+import agent_turns  # noqa: E402
+from baseline import BASELINE_CAUSAL, BASELINE_HEDGE  # noqa: E402
 
 # Targets of issue #3: (file, source prefix, metric) -> (figure, minimum).
 TARGETS = {
@@ -224,7 +221,8 @@ def main():
     ap.add_argument("--corpora", default=os.path.join(REPO, "..", "shared", "corpora"))
     ap.add_argument("--rules", default="", help="extra rule packs, as `causegate --rules`")
     ap.add_argument("--errors", type=int, default=0, metavar="N", help="print up to N misclassified rows per source")
-    ap.add_argument("--no-agent", action="store_true", help="skip the false-block run on agent messages")
+    ap.add_argument("--no-agent", action="store_true",
+                    help="skip the runs on agent text (agent_traj false blocks, agent_turns figures)")
     args = ap.parse_args()
 
     files = sorted(f for f in os.listdir(args.corpora) if f.endswith(".dev.jsonl")) \
@@ -295,6 +293,9 @@ def main():
         for i in (plain + [d for d in diag if d not in plain])[:args.errors]:
             miss_lines.append("agent_traj BLOCK (%s prompt) %s\n    %s" % (
                 "plain" if i in plain else "diagnostic", rows[i]["instance_id"], rows[i]["final_assistant_message"][:600].replace("\n", " | ")))
+    if not args.no_agent:
+        print("\nreal agent turns (agent_turns, bench/quality/agent_turns.py):")
+        agent_turns.report(args.bin, os.path.dirname(os.path.abspath(args.corpora)), args.rules or None)
     if miss_lines:
         print("\nmisclassified rows (for working on the packs; never paste them into a pack):")
         print("\n".join(miss_lines))

@@ -32,7 +32,9 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       // A general causal verb with no failure named weighs too little alone
       // (rules/scorer/claim_weights.tsv): agents use them for everything.
       {"The retry storm overwhelmed the primary database.", {true, false, false}},
-      {"Retries exhaust the connection pool within a minute.", {true, false, true}},
+      // A general causal verb with a failure word is borderline: below the
+      // threshold the fit chose for precision on real agent text.
+      {"Retries exhaust the connection pool within a minute.", {true, false, false}},
       {"The cache pages were evicted by the nightly compaction.", {true, false, true}},
       {"Statins lowered LDL cholesterol in the treated group.", {true, false, false}},
       // A hedge keeps the sentence causal but makes it no claim.
@@ -80,7 +82,8 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       {"原因不明，需要继续查。", {false, true, false}},
       // A result clause after 所以 / 因此 is causal; a plan or a margin after
       // it (我们, 先, 再, 下一步, 还) is not.
-      {"旧索引没有重建，所以查询走了全表扫描。", {true, false, true}},
+      // ... and a result clause with no failure named is no claim alone.
+      {"旧索引没有重建，所以查询走了全表扫描。", {true, false, false}},
       {"所以我先把超时调大，再观察一晚。", {false, false, false}},
       {"连接池有十个，所以还有余量。", {false, false, false}},
       // Vague attribution hedges; a bare quantifier or a plain passive does not.
