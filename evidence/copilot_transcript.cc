@@ -2,6 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <charconv>
+#include <system_error>
+#include <utility>
+
 #include "evidence/claude_line.h"
 #include "evidence/json_bounds.h"
 #include "evidence/limits.h"
@@ -9,9 +13,216 @@
 #include "evidence/utf8.h"
 
 namespace causegate::evidence {
+namespace {
+
+using nlohmann::json;
+
+bool StartsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+
+std::string_view TrimLeft(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\r' || text.front() == '\n')) {
+    text.remove_prefix(1);
+  }
+  return text;
+}
+
+const json* Find(const json& obj, const char* key) {
+  if (!obj.is_object()) return nullptr;
+  const auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
+}
+
+std::string StringAt(const json& obj, const char* key) {
+  const json* v = Find(obj, key);
+  return v != nullptr && v->is_string() ? v->get<std::string>() : std::string();
+}
+
+std::string Dump(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// A prompt without the <current_datetime>...</current_datetime> block that
+// Copilot puts before the text it sends the model.
+std::string_view WithoutDatetime(std::string_view text) {
+  text = TrimLeft(text);
+  constexpr std::string_view kOpen = "<current_datetime>";
+  constexpr std::string_view kClose = "</current_datetime>";
+  if (!StartsWith(text, kOpen)) return text;
+  const std::size_t end = text.find(kClose);
+  if (end == std::string_view::npos) return text;
+  return TrimLeft(text.substr(end + kClose.size()));
+}
+
+// Copilot's tool and its arguments as Claude Code names them.
+void CanonicalTool(std::string_view name, json* args, std::string* canonical) {
+  auto rename = [args](const char* from, const char* to) {
+    if (args->contains(from) && !args->contains(to)) {
+      (*args)[to] = (*args)[from];
+      args->erase(from);
+    }
+  };
+  *canonical = std::string(name);
+  if (name == "bash" || name == "shell" || name == "powershell") {
+    *canonical = "Bash";
+    return;
+  }
+  if (name == "view" || name == "read") {
+    *canonical = "Read";
+  } else if (name == "create") {
+    *canonical = "Write";
+    rename("file_text", "content");
+  } else if (name == "edit" || name == "str_replace") {
+    *canonical = "Edit";
+    rename("old_str", "old_string");
+    rename("new_str", "new_string");
+  } else {
+    return;
+  }
+  rename("path", "file_path");
+}
+
+std::string MainArgument(const json& args) {
+  for (const char* key : {"command", "file_path", "path", "pattern", "query", "url"}) {
+    std::string value = StringAt(args, key);
+    if (!value.empty()) return value;
+  }
+  return "";
+}
+
+ToolCall ReadToolRequest(const json& request) {
+  ToolCall call;
+  call.id = StringAt(request, "toolCallId");
+  json args = json::object();
+  if (const json* a = Find(request, "arguments"); a != nullptr) {
+    if (a->is_object()) {
+      args = *a;
+    } else if (a->is_string()) {  // arguments as JSON text
+      json parsed = json::parse(a->get<std::string>(), nullptr, /*allow_exceptions=*/false);
+      args = parsed.is_object() ? parsed : json{{"input", a->get<std::string>()}};
+    }
+  }
+  CanonicalTool(StringAt(request, "name"), &args, &call.name);
+  call.input = Dump(args);
+  call.command = MainArgument(args);
+  return call;
+}
+
+// "<shellId: N completed with exit code M>" at the end of a shell result:
+// removed, *exit_code set from M.
+void StripShellTrailer(std::string* output, int* exit_code) {
+  constexpr std::string_view kOpen = "<shellId: ";
+  constexpr std::string_view kCode = " with exit code ";
+  std::size_t end = output->size();
+  while (end > 0 && ((*output)[end - 1] == '\n' || (*output)[end - 1] == '\r')) --end;
+  if (end == 0 || (*output)[end - 1] != '>') return;
+  const std::size_t start = output->rfind(kOpen, end);
+  if (start == std::string::npos || (start > 0 && (*output)[start - 1] != '\n')) return;
+  const std::string_view tag = std::string_view(*output).substr(start, end - start);
+  const std::size_t code_at = tag.find(kCode);
+  if (code_at == std::string_view::npos) return;
+  const std::string_view digits = tag.substr(code_at + kCode.size(), tag.size() - code_at - kCode.size() - 1);
+  int code = 0;
+  const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), code);
+  if (ec != std::errc() || ptr != digits.data() + digits.size()) return;
+  *exit_code = code;
+  std::size_t cut = start;
+  while (cut > 0 && ((*output)[cut - 1] == '\n' || (*output)[cut - 1] == '\r')) --cut;
+  output->resize(cut);
+}
+
+ToolResult ReadExecutionComplete(const json& data) {
+  ToolResult result;
+  result.tool_use_id = StringAt(data, "toolCallId");
+  const json* res = Find(data, "result");
+  if (res != nullptr && res->is_object()) {
+    const json* content = Find(*res, "content");
+    if (content != nullptr) result.output = content->is_string() ? content->get<std::string>() : Dump(*content);
+  } else if (res != nullptr && res->is_string()) {
+    result.output = res->get<std::string>();
+  }
+  if (result.output.empty()) {
+    if (const json* error = Find(data, "error"); error != nullptr) {
+      result.output = error->is_string() ? error->get<std::string>() : StringAt(*error, "message");
+      result.is_error = true;
+    }
+  }
+  if (const json* success = Find(data, "success"); success != nullptr && success->is_boolean()) {
+    result.is_error = result.is_error || !success->get<bool>();
+  }
+  int exit_code = 0;
+  for (const json* holder : {&data, res}) {
+    if (holder == nullptr) continue;
+    const json* shell = Find(*holder, "shellExecution");
+    const json* code = shell != nullptr ? Find(*shell, "exitCode") : nullptr;
+    if (code != nullptr && code->is_number_integer()) exit_code = code->get<int>();
+  }
+  StripShellTrailer(&result.output, &exit_code);
+  if (exit_code != 0) result.is_error = true;
+  if (result.output.size() > limits::kMaxToolOutputBytes) {
+    result.output.resize(Utf8Prefix(result.output, limits::kMaxToolOutputBytes).size());
+  }
+  return result;
+}
+
+}  // namespace
+
+LineRecord ParseCopilotEventLine(std::string_view line) {
+  LineRecord rec;
+  if (line.size() > limits::kMaxTranscriptLineBytes || !JsonDepthWithin(line, limits::kMaxJsonDepth)) {
+    rec.kind = LineRecord::Kind::kUnreadable;
+    return rec;
+  }
+  std::string scrubbed;
+  if (!IsValidUtf8(line)) {
+    scrubbed = ScrubUtf8(line);
+    line = scrubbed;
+  }
+  const json event = json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (event.is_discarded() || !event.is_object()) {
+    rec.kind = LineRecord::Kind::kUnreadable;
+    return rec;
+  }
+  const std::string type = StringAt(event, "type");
+  const json* data = Find(event, "data");
+  if (data == nullptr || !data->is_object()) return rec;
+  if (type == "user.message") {
+    const std::string content = StringAt(*data, "content");
+    const std::string_view text = WithoutDatetime(content);
+    if (StartsWith(text, "causegate")) {
+      rec.kind = LineRecord::Kind::kStopFeedback;
+      rec.text = std::string(text);
+      return rec;
+    }
+    rec.kind = LineRecord::Kind::kPrompt;
+    rec.text = content;
+    return rec;
+  }
+  if (type == "assistant.message") {
+    rec.message_id = StringAt(*data, "messageId");
+    const std::string content = StringAt(*data, "content");
+    if (content.find_first_not_of(" \t\r\n") != std::string::npos) {
+      AssistantBlock block;
+      block.text = content;
+      rec.blocks.push_back(std::move(block));
+    }
+    if (const json* requests = Find(*data, "toolRequests"); requests != nullptr && requests->is_array()) {
+      for (const json& request : *requests) {
+        if (!request.is_object()) continue;
+        AssistantBlock block;
+        block.kind = AssistantBlock::Kind::kToolUse;
+        block.call = ReadToolRequest(request);
+        rec.blocks.push_back(std::move(block));
+      }
+    }
+    if (!rec.blocks.empty()) rec.kind = LineRecord::Kind::kAssistant;
+    return rec;
+  }
+  if (type == "tool.execution_complete") {
+    rec.results.push_back(ReadExecutionComplete(*data));
+    rec.kind = LineRecord::Kind::kToolResults;
+  }
+  return rec;
+}
 
 Status ReadCopilotFinalMessage(const std::string& path, std::string* out) {
-  using nlohmann::json;
   std::unique_ptr<TranscriptFile> file;
   if (Status s = TranscriptFile::Open(path, &file); !s.ok()) return s;
   ReverseLineReader reader(std::move(file));

@@ -11,10 +11,33 @@
 // Read backwards from the end; stops at the last user.message. Lines that
 // do not parse are skipped.
 // Tests: tests/unit/evidence/copilot_transcript_test.cc.
+//
+// For `check` and `explain` the whole file is read as turns
+// (TranscriptFormat::kCopilotEvents, through transcript.h), one line at a
+// time by ParseCopilotEventLine:
+//   user.message               data.content: a prompt starts a turn; one that
+//                              starts with "causegate" (after the
+//                              <current_datetime> block Copilot may put
+//                              first) is the gate's reason coming back:
+//                              stop feedback
+//   assistant.message          data.content: text of message data.messageId;
+//                              data.toolRequests[] {toolCallId, name,
+//                              arguments}: the tool calls
+//   tool.execution_complete    data.toolCallId; data.result.content (else
+//                              data.error.message) is the output; success
+//                              false, or a non-zero shellExecution.exitCode or
+//                              "<shellId: N completed with exit code M>"
+//                              line (M not 0), marks it failed
+// and every other event is ignored. Tools are named as Claude Code names
+// them, as the session log does (gate/copilot.cc): bash -> Bash, view ->
+// Read, create -> Write, edit / str_replace -> Edit, with their path as
+// file_path.
 #pragma once
 
 #include <string>
+#include <string_view>
 
+#include "evidence/claude_line.h"
 #include "evidence/status.h"
 
 namespace causegate::evidence {
@@ -22,5 +45,10 @@ namespace causegate::evidence {
 // *out: the final text ("" when the turn has no assistant text yet).
 // Errors: the file cannot be opened or read, or holds no Copilot event.
 Status ReadCopilotFinalMessage(const std::string& path, std::string* out);
+
+// Classifies one events.jsonl line (without its '\n'), as above. Internal
+// to evidence/. Never throws; a line that is not a JSON object, is nested
+// deeper than kMaxJsonDepth or longer than the line limit is kUnreadable.
+LineRecord ParseCopilotEventLine(std::string_view line);
 
 }  // namespace causegate::evidence

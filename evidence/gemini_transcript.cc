@@ -367,8 +367,11 @@ std::vector<Message> ReadJsonl(std::string_view text, bool* last_line_unreadable
 
 }  // namespace
 
-Status ReadGeminiLastTurn(const std::string& path, const ChatReadOptions& options, LastTurn* out,
-                          ChatRetries* retries) {
+namespace {
+
+// Every turn of the file, oldest first.
+Status ReadTurns(const std::string& path, const ChatReadOptions& options, std::vector<Turn>* turns,
+                 ChatRetries* retries) {
   std::unique_ptr<TranscriptFile> file;
   if (Status s = TranscriptFile::Open(path, &file); !s.ok()) return s;
   if (static_cast<std::uint64_t>(file->size()) > limits::kMaxChatFileBytes) {
@@ -399,13 +402,32 @@ Status ReadGeminiLastTurn(const std::string& path, const ChatReadOptions& option
   TurnAssembler assembler(options);
   for (const Message& m : messages) assembler.Add(m);
   assembler.Finish();
-  std::vector<Turn>& turns = assembler.turns();
-  if (turns.empty()) return Status::Error(path + ": no user prompt found");
+  *turns = std::move(assembler.turns());
+  if (turns->empty()) return Status::Error(path + ": no user prompt found");
+  turns->back().truncated = last_line_unreadable;
   if (retries != nullptr) retries->before_last_feedback = std::move(assembler.last_before_feedback());
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ReadGeminiLastTurn(const std::string& path, const ChatReadOptions& options, LastTurn* out,
+                          ChatRetries* retries) {
+  std::vector<Turn> turns;
+  if (Status s = ReadTurns(path, options, &turns, retries); !s.ok()) return s;
   out->turn = std::move(turns.back());
-  out->turn.truncated = last_line_unreadable;
   turns.pop_back();
   out->history = std::make_unique<ChatHistory>(std::move(turns));
+  return Status::Ok();
+}
+
+Status ForEachGeminiTurn(const std::string& path, const ChatReadOptions& options,
+                         const std::function<bool(const Turn&, int index)>& visit) {
+  std::vector<Turn> turns;
+  if (Status s = ReadTurns(path, options, &turns, nullptr); !s.ok()) return s;
+  for (std::size_t i = 0; i < turns.size(); ++i) {
+    if (!visit(turns[i], static_cast<int>(i))) break;
+  }
   return Status::Ok();
 }
 

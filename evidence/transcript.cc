@@ -36,6 +36,8 @@
 #include "evidence/claude_fast_line.h"
 #include "evidence/claude_line.h"
 #include "evidence/codex_rollout.h"
+#include "evidence/copilot_transcript.h"
+#include "evidence/gemini_transcript.h"
 #include "evidence/limits.h"
 #include "evidence/line_reader.h"
 
@@ -60,6 +62,7 @@ struct LineParser {
   // lines at 1.8 M of the 4.8 M instructions of a whole verdict.
   LineRecord operator()(std::string_view text) const {
     if (format == TranscriptFormat::kCodexRollout) return ParseCodexLine(text, prompts);
+    if (format == TranscriptFormat::kCopilotEvents) return ParseCopilotEventLine(text);
     return ParseClaudeLineFast(text, kind);
   }
 };
@@ -334,6 +337,14 @@ Status ForEach(const std::string& path, const LineParser& parse,
   return Status::Ok();
 }
 
+// Gemini CLI chat files and Copilot CLI events carry the gate's reason back
+// as a user message; every reason starts with "causegate".
+ChatReadOptions GeminiOptions() {
+  ChatReadOptions options;
+  options.is_feedback = [](std::string_view text) { return text.rfind("causegate", 0) == 0; };
+  return options;
+}
+
 }  // namespace
 
 bool IsCompactionAgent(std::string_view agent_id) {
@@ -351,6 +362,7 @@ Status ReadLastTurn(const std::string& path, SessionKind kind, LastTurn* out) {
   LineParser parse;
   if (Status s = DetectTranscriptFormat(path, &parse.format); !s.ok()) return s;
   if (parse.format == TranscriptFormat::kUnknown) parse.format = TranscriptFormat::kClaudeCode;
+  if (parse.format == TranscriptFormat::kGeminiChat) return ReadGeminiLastTurn(path, GeminiOptions(), out);
   parse.kind = kind;
   bool no_prompt = false;
   Status s = ReadLast(path, parse, out, &no_prompt);
@@ -368,6 +380,7 @@ Status ForEachTurn(const std::string& path, SessionKind kind,
   LineParser parse;
   if (Status s = DetectTranscriptFormat(path, &parse.format); !s.ok()) return s;
   if (parse.format == TranscriptFormat::kUnknown) parse.format = TranscriptFormat::kClaudeCode;
+  if (parse.format == TranscriptFormat::kGeminiChat) return ForEachGeminiTurn(path, GeminiOptions(), visit);
   parse.kind = kind;
   // A compaction summary's file name marks each of its turns.
   const bool compaction = IsCompactionTranscript(path);

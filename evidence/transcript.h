@@ -44,14 +44,21 @@ Status ForEachTurn(const std::string& path, SessionKind kind,
                    const std::function<bool(const Turn&, int index)>& visit);
 
 // Which agent wrote a transcript. ReadLastTurn and ForEachTurn detect it
-// per file and read Codex CLI rollouts (evidence/codex_rollout.h) as well
-// as Claude Code sessions; Turn::final_line is set the same way for both.
+// per file and read Codex CLI rollouts (evidence/codex_rollout.h), Gemini
+// CLI chat files (evidence/gemini_transcript.h) and Copilot CLI session
+// files (evidence/copilot_transcript.h) as well as Claude Code sessions;
+// Turn::final_line is set the same way for all. In the Gemini and Copilot
+// files a user message starting with "causegate" is the gate's own reason
+// sent back, read as stop feedback.
 enum class TranscriptFormat {
-  kUnknown,       // nothing to tell by: an empty or blank file
-  kClaudeCode,    // ~/.claude/projects/.../<session>.jsonl
-  kCodexRollout,  // ~/.codex/sessions/.../rollout-*.jsonl
+  kUnknown,        // nothing to tell by: an empty or blank file
+  kClaudeCode,     // ~/.claude/projects/.../<session>.jsonl
+  kCodexRollout,   // ~/.codex/sessions/.../rollout-*.jsonl
+  kGeminiChat,     // ~/.gemini/tmp/<project>/chats/session-*.json[l]
+  kCopilotEvents,  // ~/.copilot/session-state/<session>/events.jsonl
 };
 
+// "claude-code", "codex-rollout", "gemini-chat", "copilot-events", "unknown".
 const char* TranscriptFormatName(TranscriptFormat format);
 
 // Claude Code writes its compaction summaries with a subagent whose id
@@ -61,13 +68,17 @@ const char* TranscriptFormatName(TranscriptFormat format);
 // IsCompactionTranscript a path whose file name is agent-acompact-*. The
 // readers set Turn::compaction_summary from both.
 bool IsCompactionAgent(std::string_view agent_id);
-bool IsCompactionTranscript(std::string_view path);  // "claude-code", "codex-rollout", "unknown"
+bool IsCompactionTranscript(std::string_view path);
 
 // Peeks at the first non-blank lines (at most kFormatPeekLines). The first
-// line that shows either format decides. Errors: the file cannot be read,
-// or lines were read and none is a line of either format ("path: unknown
-// transcript format: ..."). An empty or blank file is kUnknown without an
-// error; the readers then report that it holds no prompt.
+// line that shows a format decides; Gemini's and Copilot's own shapes are
+// looked for first, since a Gemini header carries Claude Code's
+// "sessionId" ("$set", "projectHash", type "gemini", a "messages" list, or
+// the lines of the JSON document form; a type with a dot and a "data"
+// object). Errors: the file cannot be read, or lines were read and none is
+// a line of a known format ("path: unknown transcript format: ..."). An
+// empty or blank file is kUnknown without an error; the readers then
+// report that it holds no prompt.
 // Tests: tests/unit/evidence/codex_rollout_test.cc.
 inline constexpr int kFormatPeekLines = 16;
 Status DetectTranscriptFormat(const std::string& path, TranscriptFormat* format);

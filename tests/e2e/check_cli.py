@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """End-to-end: `causegate check` and `causegate merge` on a small corpus
 written here (Claude Code sessions, a Codex CLI rollout, a broken file), as
-CI runs them.
+CI runs them, and Gemini CLI chat files and Copilot CLI events.jsonl with
+explain.
 
 Checks the exit codes (0 / 1 / 2, --max-block-rate), that every report is
 read by a real consumer where one exists (JUnit XML by xml.etree with the
@@ -189,6 +190,78 @@ def check_text_formats(out_dir, results):
     check("| finding | unsupported claims |" in md and "### Flagged turns" in md, "markdown: tables")
 
 
+# Gemini CLI 0.61 chat file: a header, "$set" lines, each gemini message written
+# twice under one id (the second with the tool result), tool output in
+# Gemini's wrapper; and a Copilot CLI 1.0.102 events.jsonl.
+CLAIM = "The build failed because the OpenSSL headers are missing."
+LOG_LINE = "ld: cannot find -lssl"
+
+
+def gemini_chat():
+    call = {"id": "run_shell_command-1", "name": "run_shell_command", "args": {"command": "cat build.log"},
+            "status": "success", "timestamp": "2026-12-01T10:00:02Z"}
+    done = dict(call, result=[{"functionResponse": {"id": call["id"], "name": call["name"], "response": {
+        "output": "<untrusted_context>\nOutput: %s\nProcess Group PGID: 13904\n</untrusted_context>" % LOG_LINE}}}])
+    lines = [{"sessionId": "5c1d7a34", "projectHash": "ab12", "startTime": "2026-12-01T10:00:00Z",
+              "lastUpdated": "2026-12-01T10:00:00Z", "kind": "main"},
+             {"$set": {"lastUpdated": "2026-12-01T10:00:01Z"}},
+             {"id": "u1", "timestamp": "2026-12-01T10:00:01Z", "type": "user",
+              "content": [{"text": "why did the build fail?"}]},
+             {"id": "g1", "timestamp": "2026-12-01T10:00:02Z", "type": "gemini", "content": "", "toolCalls": [call]},
+             {"id": "g1", "timestamp": "2026-12-01T10:00:02Z", "type": "gemini", "content": "", "toolCalls": [done]},
+             {"id": "g2", "timestamp": "2026-12-01T10:00:03Z", "type": "gemini", "content": CLAIM}]
+    return "".join(json.dumps(x) + "\n" for x in lines)
+
+
+def copilot_events():
+    def event(n, typ, data):
+        return {"type": typ, "data": data, "id": "e%d" % n, "timestamp": "2026-12-01T10:00:%02dZ" % n,
+                "parentId": None}
+    lines = [event(1, "session.start", {"sessionId": "c1", "copilotVersion": "1.0.102"}),
+             event(2, "user.message", {"content": "why did the build fail?"}),
+             event(3, "assistant.turn_start", {"turnId": "0"}),
+             event(4, "assistant.message", {"messageId": "m1", "content": "", "toolRequests": [
+                 {"toolCallId": "call_1", "name": "bash", "arguments": {"command": "cat build.log"}}]}),
+             event(5, "tool.execution_complete", {"toolCallId": "call_1", "success": True, "result": {
+                 "content": LOG_LINE + "\n<shellId: 0 completed with exit code 1>"}}),
+             event(6, "assistant.message", {"messageId": "m2", "content": CLAIM}),
+             event(7, "assistant.turn_end", {"turnId": "0"})]
+    return "".join(json.dumps(x) + "\n" for x in lines)
+
+
+def check_other_agents(binary, root):
+    """check and explain read Gemini chat files and Copilot events.jsonl; a
+    file of no known format is an error, never 0 turns and exit 0."""
+    print("other agents' files")
+    os.makedirs(root, exist_ok=True)
+    files = {"session-2026-12-01T10-00-ab12cd34.jsonl": (gemini_chat(), "gemini-chat"),
+             "events.jsonl": (copilot_events(), "copilot-events")}
+    for name, (text, fmt) in files.items():
+        with open(os.path.join(root, name), "w") as f:
+            f.write(text)
+        code, out, err = run(binary, "check", name, "--format", "json", cwd=root)
+        check(code == 1, "%s: the unsupported claim is blocked, exit 1 (got %d: %s)" % (name, code, err))
+        results = json.loads(out) if out.startswith("{") else {"files": [{}], "turns": []}
+        check(results["files"][0].get("format") == fmt, "%s: read as %s: %s" % (name, fmt, results["files"]))
+        check(len(results["turns"]) == 1 and results["turns"][0].get("action") == "block",
+              "%s: one turn, blocked: %s" % (name, results["turns"]))
+        code, out, err = run(binary, "explain", name, cwd=root)  # exit 1: it would block
+        check(code == 1 and "why did the build fail?" in out and "cat build.log" in out,
+              "%s: explain shows the prompt and the tool call (got %d: %s)" % (name, code, (out + err)[:300]))
+        check("NCCL" not in out, "%s: no distributed / NCCL symptom from the wrapper" % name)
+        quoted = text.replace(CLAIM, CLAIM[:-1] + ": `%s`." % LOG_LINE)
+        with open(os.path.join(root, "quoted-" + name), "w") as f:
+            f.write(quoted)
+        code, out, err = run(binary, "check", "quoted-" + name, cwd=root)
+        check(code == 0 and "1 turn: 0 blocked" in out, "quoted-%s: the quoted claim passes (got %d: %s)"
+              % (name, code, out + err))
+    with open(os.path.join(root, "other.jsonl"), "w") as f:
+        f.write('{"role":"user","text":"hi"}\n{"role":"model","text":"hello"}\n')
+    code, out, err = run(binary, "check", "other.jsonl", cwd=root)
+    check(code == 2 and "unknown transcript format" in out, "a file of no known format exits 2 and says so "
+          "(got %d: %s)" % (code, out + err))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
@@ -315,6 +388,8 @@ def main():
     check(merged_sarif == full_sarif, "merge renders the same SARIF as check")
     code, _, err = run(binary, "merge", "corpus/clean/ok.jsonl", cwd=work)
     check(code == 2 and "not check results" in err, "merge refuses a file that is not check results")
+
+    check_other_agents(binary, os.path.join(work, "agents"))
 
     print("%d failure(s)" % len(FAILURES))
     return 1 if FAILURES else 0

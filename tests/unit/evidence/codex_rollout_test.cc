@@ -428,6 +428,22 @@ TEST_CASE("format detection", "[codex][format]") {
        TranscriptFormat::kUnknown, "unknown transcript format"},
       {"plain text", dir.Write("h.jsonl", {"hello", "world"}), false, TranscriptFormat::kUnknown,
        "unknown transcript format"},
+      // Its header carries Claude Code's sessionId: Gemini is looked for first.
+      {"gemini chat JSONL", dir.Write("session-1.jsonl", {R"({"sessionId":"s","projectHash":"p","startTime":"t","kind":"main"})",
+                                                          R"({"$set":{"lastUpdated":"t"}})"}),
+       true, TranscriptFormat::kGeminiChat, ""},
+      {"gemini chat JSONL, message first", dir.Write("session-2.jsonl", {R"({"id":"g","type":"gemini","content":"x"})"}),
+       true, TranscriptFormat::kGeminiChat, ""},
+      {"gemini chat document on one line",
+       dir.Write("session-3.json", {R"({"sessionId":"s","projectHash":"p","messages":[]})"}), true,
+       TranscriptFormat::kGeminiChat, ""},
+      {"gemini chat document, indented",
+       dir.WriteRaw("session-4.json", "{\n  \"sessionId\": \"s\",\n  \"projectHash\": \"p\",\n  \"messages\": []\n}\n"),
+       true, TranscriptFormat::kGeminiChat, ""},
+      {"copilot events", dir.Write("events.jsonl", {R"({"type":"session.start","data":{"sessionId":"s"},"id":"e","timestamp":"t"})"}),
+       true, TranscriptFormat::kCopilotEvents, ""},
+      {"another agent's chat lines", dir.Write("i.jsonl", {R"({"role":"user","text":"hi"})", R"({"role":"model","text":"yo"})"}),
+       false, TranscriptFormat::kUnknown, "unknown transcript format"},
   };
   for (const Case& c : cases) {
     INFO(c.name);
@@ -447,6 +463,8 @@ TEST_CASE("format detection", "[codex][format]") {
   TranscriptFormat format;
   CHECK_FALSE(DetectTranscriptFormat(dir.File("missing.jsonl"), &format).ok());
   CHECK(std::string(TranscriptFormatName(TranscriptFormat::kCodexRollout)) == "codex-rollout");
+  CHECK(std::string(TranscriptFormatName(TranscriptFormat::kGeminiChat)) == "gemini-chat");
+  CHECK(std::string(TranscriptFormatName(TranscriptFormat::kCopilotEvents)) == "copilot-events");
 }
 
 }  // namespace

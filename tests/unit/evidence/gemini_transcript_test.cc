@@ -1,6 +1,7 @@
 // Gemini CLI chat files: both formats, message updates, content shapes,
 // tool output sources, tool names, feedback prompts, history and errors.
 #include "evidence/gemini_transcript.h"
+#include "evidence/transcript.h"
 
 #include <catch2/catch.hpp>
 
@@ -155,6 +156,39 @@ TEST_CASE("gemini chat: tool output without Gemini's wrappers") {
     CHECK(last.turn.tool_calls[0].output == c.output);
     CHECK(last.turn.tool_calls[0].is_error == c.is_error);
   }
+}
+
+TEST_CASE("gemini chat: every turn through the transcript readers, for check and explain") {
+  TempDir dir;
+  const std::string path = dir.Write(
+      "session-2026-12-01T10-00-ab12cd34.jsonl",
+      {json{{"sessionId", "s"}, {"projectHash", "p"}, {"startTime", "t"}, {"kind", "main"}}.dump(),
+       json{{"$set", {{"lastUpdated", "t2"}}}}.dump(), User("u1", json::array({{{"text", "first?"}}})).dump(),
+       Model("g1", "first answer").dump(), User("u2", json::array({{{"text", "why?"}}})).dump(),
+       Model("g2", "", json::array({Call("c1", "run_shell_command", {{"command", "cat build.log"}},
+                                         Response("c1", "run_shell_command",
+                                                  {{"output", "Output: ld: cannot find -lssl\nProcess Group PGID: 9"}}))}))
+           .dump(),
+       Model("g3", "It failed because libssl is missing.").dump(),
+       User("u3", "causegate blocked this stop: ...").dump(), Model("g4", "Hypothesis: libssl is missing.").dump()});
+  std::vector<Turn> turns;
+  REQUIRE(ForEachTurn(path, SessionKind::kMain, [&turns](const Turn& t, int) {
+            turns.push_back(t);
+            return true;
+          }).ok());
+  REQUIRE(turns.size() == 2);
+  CHECK(turns[0].prompt == "first?");
+  CHECK(turns[1].prompt == "why?");
+  REQUIRE(turns[1].tool_calls.size() == 1);
+  CHECK(turns[1].tool_calls[0].output == "ld: cannot find -lssl");
+  CHECK(turns[1].stop_feedback.size() == 1);
+  CHECK(turns[1].final_message == "Hypothesis: libssl is missing.");
+  LastTurn last;
+  REQUIRE(ReadLastTurn(path, SessionKind::kMain, &last).ok());
+  CHECK(last.turn.prompt == "why?");
+  PastTurn past;
+  REQUIRE(last.history->LoadOlder(&past));
+  CHECK(past.prompt == "first?");
 }
 
 TEST_CASE("gemini chat: errors") {
