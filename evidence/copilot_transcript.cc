@@ -20,10 +20,8 @@ using nlohmann::json;
 bool StartsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
 std::string_view TrimLeft(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\r' || text.front() == '\n')) {
-    text.remove_prefix(1);
-  }
-  return text;
+  const std::size_t start = text.find_first_not_of(" \t\r\n");
+  return start == std::string_view::npos ? std::string_view() : text.substr(start);
 }
 
 const json* Find(const json& obj, const char* key) {
@@ -192,7 +190,7 @@ LineRecord ParseCopilotEventLine(std::string_view line) {
       return rec;
     }
     rec.kind = LineRecord::Kind::kPrompt;
-    rec.text = content;
+    rec.text = std::string(text);
     return rec;
   }
   if (type == "assistant.message") {

@@ -131,8 +131,8 @@ Status DetectTranscriptFormat(const std::string& path, TranscriptFormat* format)
   if (!reader.status().ok()) return reader.status();
   if (seen == 0) return Status::Ok();
   return Status::Error(path + ": unknown transcript format: the first " + std::to_string(seen) +
-                       " line(s) are not records of a known format: Claude Code session, Codex CLI rollout, Gemini CLI chat "
-                       "file or Copilot CLI events.jsonl (" +
+                       " line(s) are not records of a known format: Claude Code session, Codex CLI rollout, "
+                       "Gemini CLI chat file or Copilot CLI events.jsonl (" +
                        (type_seen.empty() ? std::string("no JSON object") : "first object: " + type_seen) + ")");
 }
 
