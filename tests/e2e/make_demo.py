@@ -2,6 +2,7 @@
 """Runs `make demo` (the README's first command) against this build and
 checks it shows one blocked and one allowed turn, each with its reason."""
 import argparse
+import re
 import subprocess
 import sys
 
@@ -19,6 +20,10 @@ checks = {
     "the reason names the finding": "finding: no-citation" in p.stdout,
     "the Chinese reason": "判定: no-citation" in p.stdout,
     "explain shows the citation": "found in tool-output" in p.stdout,
+    # The scorer's reading: each scored sentence with its score and the
+    # features that decided, with their weights.
+    "explain shows the scorer's features": re.search(r"claim, score [+-]\d+\.\d\d", p.stdout) is not None
+        and re.search(r"bias [+-]\d+\.\d\d, cue:claim\.\S+ [+-]\d+\.\d\d", p.stdout) is not None,
 }
 bad = [k for k, ok in checks.items() if not ok]
 if bad:
