@@ -160,6 +160,13 @@ Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const 
                                      v.diagnostic_rule >= 0));
     const ClaimScore& score = v.scores.back();
     if (!score.claim) continue;
+    // The same sentence written twice (a retry that repeats itself) is one
+    // claim: the reason never lists it twice.
+    const bool repeated = std::any_of(v.claims.begin(), v.claims.end(), [&](const Claim& kept) {
+      const Sentence& first = v.message.sentences[static_cast<std::size_t>(kept.sentence)];
+      return first.masked == sentence.masked && v.message.FragmentsFor(first) == v.message.FragmentsFor(sentence);
+    });
+    if (repeated) continue;
 
     Claim claim;
     claim.sentence = static_cast<int>(i);

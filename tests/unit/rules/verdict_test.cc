@@ -210,3 +210,18 @@ TEST_CASE("A follow-up of a diagnosis is a diagnosis: 'continue' after 'why did 
 
 }  // namespace
 }  // namespace causegate::rules
+
+namespace causegate::rules {
+namespace {
+
+TEST_CASE("A claim written twice in one message is one claim") {
+  const Verdict v = JudgeTurn(DiagnosisTurn("The trainer died because the batch is too large.\n\n"
+                                            "The trainer died because the batch is too large.",
+                                            {Call("Bash", "ls", "a b")}),
+                              nullptr, DefaultRules());
+  CHECK(v.claims.size() == 1);
+  CHECK(v.decision == Decision::kBlock);
+}
+
+}  // namespace
+}  // namespace causegate::rules
