@@ -259,7 +259,7 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
   for (const int r : trait_hits.rules) {
     const Rule& rule = rules.rule(r);
     // A heading's trait, read only on headings (PlaceOf).
-    if (rule.kind == RuleKind::kFeature && rule.tag == kCauseHeadingTag) continue;
+    if (rule.kind == RuleKind::kFeature && (rule.tag == kCauseHeadingTag || rule.tag == kProposedCommandTag)) continue;
     if (rule.kind == RuleKind::kFeature) {
       if (rule.tag == kForceClaimTag && out.overruled.empty()) {
         out.overruled = "forced claim (" + rule.id + ")";
@@ -274,7 +274,8 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
   // says less about the claim clause than "I raised it because ...").
   for (const int r : whole.hits.rules) {
     const Rule& rule = rules.rule(r);
-    if (rule.kind != RuleKind::kFeature || rule.tag == kCauseHeadingTag || rule.tag == kForceClaimTag ||
+    if (rule.kind != RuleKind::kFeature || rule.tag == kCauseHeadingTag || rule.tag == kProposedCommandTag ||
+        rule.tag == kForceClaimTag ||
         rule.tag == kForceExemptTag || rule.tag.compare(0, kClaimFormPrefix.size(), kClaimFormPrefix) == 0) {
       continue;
     }

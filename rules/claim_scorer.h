@@ -32,6 +32,10 @@ namespace causegate::rules {
 
 inline constexpr std::string_view kForceClaimTag = "force-claim";
 inline constexpr std::string_view kForceExemptTag = "force-exempt";
+// A `feature` tag read by the citation look-up, not by the scorer: an inline
+// code span in a sentence it matches is a command proposed for the next
+// probe, a plan, so found nowhere it fabricates nothing (spec section 2).
+inline constexpr std::string_view kProposedCommandTag = "proposed-command";
 
 class ClaimScorer {
  public:

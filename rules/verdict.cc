@@ -73,6 +73,23 @@ std::string ExcerptAround(const std::string& output, std::size_t offset) {
   return output.substr(begin, end - begin);
 }
 
+// A command the agent proposes to run next ("Next probe: `dmesg | tail`")
+// is a plan, not a citation (spec section 2): an inline code span in a
+// sentence a proposed-command feature matches, found nowhere, is no quote.
+bool ProposedCommand(const RuleSet& rules, const Message& message, const Fragment& fragment) {
+  if (fragment.origin != FragmentOrigin::kInlineCode) return false;
+  const Sentence* holder = nullptr;
+  for (const Sentence& s : message.sentences) {
+    if (s.offset > fragment.offset) break;
+    holder = &s;
+  }
+  if (holder == nullptr) return false;
+  for (const int r : rules.Match(Target::kSentence, holder->masked).rules) {
+    if (rules.rule(r).kind == RuleKind::kFeature && rules.rule(r).tag == kProposedCommandTag) return true;
+  }
+  return false;
+}
+
 CitationCheck MakeCheck(int fragment, const evidence::Sighting& sighting) {
   CitationCheck check;
   check.fragment = fragment;
@@ -176,6 +193,7 @@ Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const 
       const Fragment& fragment = v.message.fragments[static_cast<std::size_t>(f)];
       if (!fragment.long_enough) continue;
       const evidence::Sighting sighting = index.Locate(fragment.text);
+      if (sighting.source == evidence::Source::kNowhere && ProposedCommand(rules, v.message, fragment)) continue;
       claim.citations.push_back(MakeCheck(f, sighting));
       // One real citation is enough; later fragments need no look-up.
       if (sighting.source == evidence::Source::kToolOutput) break;

@@ -225,3 +225,25 @@ TEST_CASE("A claim written twice in one message is one claim") {
 
 }  // namespace
 }  // namespace causegate::rules
+
+namespace causegate::rules {
+namespace {
+
+TEST_CASE("A command proposed for the next probe is a plan, not a fabricated citation") {
+  const Verdict v = JudgeTurn(DiagnosisTurn("The trainer died because the batch is too large. "
+                                            "Next probe: `dmesg | tail -100 | grep -i oom`.",
+                                            {Call("Bash", "nvidia-smi", "GPU 0: 79000MiB / 81559MiB")}),
+                              nullptr, DefaultRules());
+  REQUIRE(v.claims.size() == 1);
+  CHECK(v.claims[0].finding == Finding::kNoCitation);
+  // The same span as a quote of output nobody printed is still fabricated.
+  const Verdict made_up = JudgeTurn(DiagnosisTurn("The trainer died because the batch is too large: "
+                                                  "`Out of memory: Killed process 4242 (python)`.",
+                                                  {Call("Bash", "nvidia-smi", "GPU 0: 79000MiB / 81559MiB")}),
+                                    nullptr, DefaultRules());
+  REQUIRE(made_up.claims.size() == 1);
+  CHECK(made_up.claims[0].finding == Finding::kFabricated);
+}
+
+}  // namespace
+}  // namespace causegate::rules
