@@ -248,6 +248,11 @@ struct HttpServer::Impl {
                                                                                  Response& res) {
       if (route.needs_token && !options.token.empty() &&
           !BearerMatches(req.get_header_value("Authorization"), options.token)) {
+        // Logged and counted: an agent whose hook is refused is unchecked,
+        // and its user believes otherwise (a Claude Code http hook without
+        // allowedEnvVars sends no token).
+        spdlog::warn("{} {}: refused (401): {}", req.method, req.path, StatusText(401));
+        metrics->CountRefused(route.path, Refusal::kToken);
         Send(Service::Error(401, StatusText(401)), &res);
         res.set_header("WWW-Authenticate", "Bearer");
         return;

@@ -62,6 +62,19 @@ void Metrics::RecordVerdict(const VerdictSample& sample) {
   latency_sum_ += sample.seconds;
 }
 
+const char* RefusalName(Refusal refusal) {
+  switch (refusal) {
+    case Refusal::kToken: return "token";
+    case Refusal::kOutsideRoots: return "outside-roots";
+  }
+  return "other";
+}
+
+void Metrics::CountRefused(std::string_view route, Refusal refusal) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++refused_[{std::string(route), RefusalName(refusal)}];
+}
+
 void Metrics::CountFailOpen(std::string_view route) {
   std::lock_guard<std::mutex> lock(mu_);
   ++fail_open_[std::string(route)];
@@ -96,6 +109,11 @@ std::string Metrics::Render(const MetricsGauges& gauges) const {
   Header(&out, "causegate_fail_open_total", "counter", "Hook requests allowed without a verdict, by route.");
   for (const auto& [route, n] : fail_open_) {
     Sample(&out, "causegate_fail_open_total", Label("route", route), std::to_string(n));
+  }
+  Header(&out, "causegate_refused_total", "counter", "Requests refused, by route and reason.");
+  for (const auto& [key, n] : refused_) {
+    Sample(&out, "causegate_refused_total", Label("route", key.first) + "," + Label("reason", key.second),
+           std::to_string(n));
   }
   Header(&out, "causegate_judge_duration_seconds", "histogram", "Reading and judging one turn.");
   std::uint64_t cumulative = 0;

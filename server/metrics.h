@@ -23,6 +23,13 @@ inline constexpr std::array<double, 13> kLatencyBuckets = {0.0001, 0.00025, 0.00
 
 enum class ReloadResult { kOk, kFailed };
 
+// Why a request was refused: a closed set, so the series stay bounded.
+enum class Refusal {
+  kToken,             // 401: missing or wrong bearer token
+  kOutsideRoots,      // a transcript path outside --transcript-root (the hook fails open)
+};
+const char* RefusalName(Refusal refusal);  // "token", "outside-roots"
+
 struct VerdictSample {
   std::string route;     // "/hook" or "/v1/judge"
   std::string decision;  // rules::ActionName: "allow", "block", "allow-unproven"
@@ -44,6 +51,9 @@ class Metrics {
   void RecordVerdict(const VerdictSample& sample);
   // A hook request answered without a verdict (fail open).
   void CountFailOpen(std::string_view route);
+  // A refused request, by route and reason (also logged by the caller): a
+  // gate that refuses its agent is silently off unless someone can see it.
+  void CountRefused(std::string_view route, Refusal refusal);
   void CountReload(ReloadResult result);
 
   std::string Render(const MetricsGauges& gauges) const;
@@ -55,6 +65,7 @@ class Metrics {
   std::map<std::string, std::uint64_t> findings_;
   std::map<std::string, std::uint64_t> rule_hits_;
   std::map<std::string, std::uint64_t> fail_open_;
+  std::map<std::pair<std::string, std::string>, std::uint64_t> refused_;  // route, reason
   std::array<std::uint64_t, kLatencyBuckets.size()> buckets_{};  // non-cumulative
   std::uint64_t latency_count_ = 0;
   double latency_sum_ = 0;

@@ -83,7 +83,10 @@ Reply Service::Hook(std::string_view body) {
   if (gate::ParseHookInput(body, options_.agent, &request).ok()) {
     for (const std::string* path : {&request.transcript_path, &request.agent_transcript_path}) {
       if (path->empty()) continue;
-      if (Status s = roots_.Check(*path); !s.ok()) return FailOpen(s.message(), &request, MsSince(start));
+      if (Status s = roots_.Check(*path); !s.ok()) {
+        metrics_->CountRefused("/hook", Refusal::kOutsideRoots);
+        return FailOpen(s.message(), &request, MsSince(start));
+      }
     }
   }
   const gate::GateResult result = gate::RunGate(body, options_.agent, *rules, options_.gate);

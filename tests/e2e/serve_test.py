@@ -185,6 +185,11 @@ def test_token(c, binary, work):
             c.check(status == 401, "token required on %s: %d" % (path, status))
         status, _, _ = d.request("GET", "/healthz")
         c.check(status == 200, "healthz needs no token")
+        # Every refusal is counted by reason and logged: a refused hook is a
+        # gate that is silently off.
+        status, _, body = d.request("GET", "/metrics", None, {"Authorization": "Bearer " + token})
+        c.check(status == 200 and b'causegate_refused_total{route="/hook",reason="token"} 4' in body,
+                "/metrics counts the four refused /hook requests: %r" % body[-400:])
         # hook --server sends the token from the environment.
         code, out, err = run_hook(binary, payload, ["--server", d.url, "--server-token-env", "CG_E2E_TOKEN"], env=env)
         c.check(code == 0 and b'"decision":"block"' in out and "judging locally" not in err,

@@ -24,6 +24,9 @@ TEST_CASE("metrics: Prometheus text of every counter", "[server][metrics]") {
   m.RecordVerdict({"/hook", "allow", {}, 0.002});
   m.RecordVerdict({"/v1/judge", "block", {{"en.claim.because", "fabricated"}}, 3.0});
   m.CountFailOpen("/hook");
+  m.CountRefused("/hook", Refusal::kToken);
+  m.CountRefused("/hook", Refusal::kToken);
+  m.CountRefused("/hook", Refusal::kOutsideRoots);
   m.CountReload(ReloadResult::kOk);
   m.CountReload(ReloadResult::kFailed);
   m.CountReload(ReloadResult::kFailed);
@@ -36,6 +39,9 @@ TEST_CASE("metrics: Prometheus text of every counter", "[server][metrics]") {
 
   const char* expected[] = {
       "# TYPE causegate_requests_total counter",
+      "# TYPE causegate_refused_total counter",
+      R"(causegate_refused_total{route="/hook",reason="token"} 2)",
+      R"(causegate_refused_total{route="/hook",reason="outside-roots"} 1)",
       R"(causegate_requests_total{route="/hook",status="200"} 2)",
       R"(causegate_requests_total{route="/v1/judge",status="400"} 1)",
       R"(causegate_verdicts_total{route="/hook",decision="allow"} 1)",
