@@ -18,6 +18,7 @@
 #include <exception>
 #include <utility>
 
+#include "evidence/json_fields.h"
 #include "evidence/limits.h"
 #include "evidence/utf8.h"
 
@@ -95,14 +96,8 @@ bool ParseBounded(std::string_view text, json* out) {
   return ParseOnce(repaired, out);
 }
 
-const json* Find(const json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  const auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
-}
-
 bool IsTrue(const json& object, const char* key) {
-  const json* v = Find(object, key);
+  const json* v = FindField(object, key);
   return v != nullptr && v->is_boolean() && v->get<bool>();
 }
 
@@ -111,7 +106,7 @@ std::string_view StringOf(const json* v) {
   return v->get_ref<const std::string&>();
 }
 
-std::string_view TypeOf(const json& block) { return StringOf(Find(block, "type")); }
+std::string_view TypeOf(const json& block) { return StringOf(FindField(block, "type")); }
 
 bool StartsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
@@ -136,10 +131,6 @@ std::string_view TrimRight(std::string_view text) {
 
 bool IsBlank(std::string_view text) { return TrimLeft(text).empty(); }
 
-std::string Dump(const json& value) {
-  return value.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
 // tool_result content: a string, or blocks whose text parts are joined.
 std::string ResultText(const json* content) {
   if (content == nullptr) return {};
@@ -150,7 +141,7 @@ std::string ResultText(const json* content) {
   for (const json& block : *content) {
     if (TypeOf(block) != "text") continue;
     if (!first) out.push_back('\n');
-    out.append(StringOf(Find(block, "text")));
+    out.append(StringOf(FindField(block, "text")));
     first = false;
     if (out.size() > limits::kMaxToolOutputBytes) break;
   }
@@ -193,8 +184,8 @@ std::string FeedbackReason(std::string_view text) {
 }
 
 void ParseUser(const json& root, LineRecord* rec) {
-  const json* message = Find(root, "message");
-  const json* content = message != nullptr ? Find(*message, "content") : nullptr;
+  const json* message = FindField(root, "message");
+  const json* content = message != nullptr ? FindField(*message, "content") : nullptr;
   if (content == nullptr) return;
 
   std::string text;
@@ -207,8 +198,8 @@ void ParseUser(const json& root, LineRecord* rec) {
       const std::string_view type = TypeOf(block);
       if (type == "tool_result") {
         ToolResult result;
-        result.tool_use_id = std::string(StringOf(Find(block, "tool_use_id")));
-        std::string output = ResultText(Find(block, "content"));
+        result.tool_use_id = std::string(StringOf(FindField(block, "tool_use_id")));
+        std::string output = ResultText(FindField(block, "content"));
         if (output.size() > limits::kMaxToolOutputBytes) {
           output.resize(Utf8Prefix(output, limits::kMaxToolOutputBytes).size());
         }
@@ -216,7 +207,7 @@ void ParseUser(const json& root, LineRecord* rec) {
         result.is_error = IsTrue(block, "is_error");
         rec->results.push_back(std::move(result));
       } else if (type == "text") {
-        const std::string_view part = StringOf(Find(block, "text"));
+        const std::string_view part = StringOf(FindField(block, "text"));
         // Context Claude Code attaches to a prompt is not the prompt.
         if (StartsWith(TrimLeft(part), "<system-reminder>")) continue;
         if (!first) text.push_back('\n');
@@ -233,7 +224,7 @@ void ParseUser(const json& root, LineRecord* rec) {
     rec->kind = LineRecord::Kind::kToolResults;
     return;
   }
-  if (Find(root, "toolUseResult") != nullptr) return;
+  if (FindField(root, "toolUseResult") != nullptr) return;
 
   const std::string_view head = TrimLeft(text);
   if (StartsWith(head, kStopFeedback)) {
@@ -251,7 +242,7 @@ void ParseUser(const json& root, LineRecord* rec) {
   if (IsBlank(text) && !other_blocks) return;
   rec->kind = LineRecord::Kind::kPrompt;
   rec->text = std::move(text);
-  rec->compaction_agent = IsCompactionAgent(StringOf(Find(root, "agentId")));
+  rec->compaction_agent = IsCompactionAgent(StringOf(FindField(root, "agentId")));
 }
 
 // The argument people read a call by, and that classifies it.
@@ -271,14 +262,14 @@ std::string MainArgument(std::string_view name, const json& input) {
     key = "query";
   }
   if (key == nullptr) return {};
-  return std::string(StringOf(Find(input, key)));
+  return std::string(StringOf(FindField(input, key)));
 }
 
 void ParseAssistant(const json& root, LineRecord* rec) {
-  const json* message = Find(root, "message");
+  const json* message = FindField(root, "message");
   if (message == nullptr) return;
-  rec->message_id = std::string(StringOf(Find(*message, "id")));
-  const json* content = Find(*message, "content");
+  rec->message_id = std::string(StringOf(FindField(*message, "id")));
+  const json* content = FindField(*message, "content");
   if (content == nullptr) return;
   if (content->is_string()) {
     if (!IsBlank(content->get_ref<const std::string&>())) {
@@ -290,7 +281,7 @@ void ParseAssistant(const json& root, LineRecord* rec) {
     for (const json& item : *content) {
       const std::string_view type = TypeOf(item);
       if (type == "text") {
-        const std::string_view text = StringOf(Find(item, "text"));
+        const std::string_view text = StringOf(FindField(item, "text"));
         if (IsBlank(text)) continue;  // "\n\n" blocks Claude Code writes before thinking
         AssistantBlock block;
         block.text = std::string(text);
@@ -298,11 +289,11 @@ void ParseAssistant(const json& root, LineRecord* rec) {
       } else if (type == "tool_use") {
         AssistantBlock block;
         block.kind = AssistantBlock::Kind::kToolUse;
-        block.call.id = std::string(StringOf(Find(item, "id")));
-        block.call.name = std::string(StringOf(Find(item, "name")));
-        const json* input = Find(item, "input");
+        block.call.id = std::string(StringOf(FindField(item, "id")));
+        block.call.name = std::string(StringOf(FindField(item, "name")));
+        const json* input = FindField(item, "input");
         if (input != nullptr && !input->is_null()) {
-          block.call.input = Dump(*input);
+          block.call.input = DumpJson(*input);
           block.call.command = MainArgument(block.call.name, *input);
         } else {
           block.call.input = "{}";
@@ -395,16 +386,16 @@ ToolInputText ExtractToolInputText(std::string_view name, std::string_view input
       out.written.append(text);
     };
     if (name == "Write") {
-      append_written(StringOf(Find(input, "content")));
+      append_written(StringOf(FindField(input, "content")));
     } else if (name == "Edit") {
-      append_written(StringOf(Find(input, "new_string")));
+      append_written(StringOf(FindField(input, "new_string")));
     } else if (name == "MultiEdit") {
-      const json* edits = Find(input, "edits");
+      const json* edits = FindField(input, "edits");
       if (edits != nullptr && edits->is_array()) {
-        for (const json& edit : *edits) append_written(StringOf(Find(edit, "new_string")));
+        for (const json& edit : *edits) append_written(StringOf(FindField(edit, "new_string")));
       }
     } else if (name == "NotebookEdit") {
-      append_written(StringOf(Find(input, "new_source")));
+      append_written(StringOf(FindField(input, "new_source")));
     }
   } catch (const std::exception&) {
     out.all = std::string(input_json);

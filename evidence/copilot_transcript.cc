@@ -8,6 +8,7 @@
 
 #include "evidence/claude_line.h"
 #include "evidence/json_bounds.h"
+#include "evidence/json_fields.h"
 #include "evidence/limits.h"
 #include "evidence/line_reader.h"
 #include "evidence/utf8.h"
@@ -24,18 +25,6 @@ std::string_view TrimLeft(std::string_view text) {
   return start == std::string_view::npos ? std::string_view() : text.substr(start);
 }
 
-const json* Find(const json& obj, const char* key) {
-  if (!obj.is_object()) return nullptr;
-  const auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
-}
-
-std::string StringAt(const json& obj, const char* key) {
-  const json* v = Find(obj, key);
-  return v != nullptr && v->is_string() ? v->get<std::string>() : std::string();
-}
-
-std::string Dump(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // A prompt without the <current_datetime>...</current_datetime> block that
 // Copilot puts before the text it sends the model.
@@ -79,7 +68,7 @@ void CanonicalTool(std::string_view name, json* args, std::string* canonical) {
 
 std::string MainArgument(const json& args) {
   for (const char* key : {"command", "file_path", "path", "pattern", "query", "url"}) {
-    std::string value = StringAt(args, key);
+    std::string value = StringField(args, key);
     if (!value.empty()) return value;
   }
   return "";
@@ -87,9 +76,9 @@ std::string MainArgument(const json& args) {
 
 ToolCall ReadToolRequest(const json& request) {
   ToolCall call;
-  call.id = StringAt(request, "toolCallId");
+  call.id = StringField(request, "toolCallId");
   json args = json::object();
-  if (const json* a = Find(request, "arguments"); a != nullptr) {
+  if (const json* a = FindField(request, "arguments"); a != nullptr) {
     if (a->is_object()) {
       args = *a;
     } else if (a->is_string()) {  // arguments as JSON text
@@ -97,8 +86,8 @@ ToolCall ReadToolRequest(const json& request) {
       args = parsed.is_object() ? parsed : json{{"input", a->get<std::string>()}};
     }
   }
-  CanonicalTool(StringAt(request, "name"), &args, &call.name);
-  call.input = Dump(args);
+  CanonicalTool(StringField(request, "name"), &args, &call.name);
+  call.input = DumpJson(args);
   call.command = MainArgument(args);
   return call;
 }
@@ -128,28 +117,28 @@ void StripShellTrailer(std::string* output, int* exit_code) {
 
 ToolResult ReadExecutionComplete(const json& data) {
   ToolResult result;
-  result.tool_use_id = StringAt(data, "toolCallId");
-  const json* res = Find(data, "result");
+  result.tool_use_id = StringField(data, "toolCallId");
+  const json* res = FindField(data, "result");
   if (res != nullptr && res->is_object()) {
-    const json* content = Find(*res, "content");
-    if (content != nullptr) result.output = content->is_string() ? content->get<std::string>() : Dump(*content);
+    const json* content = FindField(*res, "content");
+    if (content != nullptr) result.output = content->is_string() ? content->get<std::string>() : DumpJson(*content);
   } else if (res != nullptr && res->is_string()) {
     result.output = res->get<std::string>();
   }
   if (result.output.empty()) {
-    if (const json* error = Find(data, "error"); error != nullptr) {
-      result.output = error->is_string() ? error->get<std::string>() : StringAt(*error, "message");
+    if (const json* error = FindField(data, "error"); error != nullptr) {
+      result.output = error->is_string() ? error->get<std::string>() : StringField(*error, "message");
       result.is_error = true;
     }
   }
-  if (const json* success = Find(data, "success"); success != nullptr && success->is_boolean()) {
+  if (const json* success = FindField(data, "success"); success != nullptr && success->is_boolean()) {
     result.is_error = result.is_error || !success->get<bool>();
   }
   int exit_code = 0;
   for (const json* holder : {&data, res}) {
     if (holder == nullptr) continue;
-    const json* shell = Find(*holder, "shellExecution");
-    const json* code = shell != nullptr ? Find(*shell, "exitCode") : nullptr;
+    const json* shell = FindField(*holder, "shellExecution");
+    const json* code = shell != nullptr ? FindField(*shell, "exitCode") : nullptr;
     if (code != nullptr && code->is_number_integer()) exit_code = code->get<int>();
   }
   StripShellTrailer(&result.output, &exit_code);
@@ -178,11 +167,11 @@ LineRecord ParseCopilotEventLine(std::string_view line) {
     rec.kind = LineRecord::Kind::kUnreadable;
     return rec;
   }
-  const std::string type = StringAt(event, "type");
-  const json* data = Find(event, "data");
+  const std::string type = StringField(event, "type");
+  const json* data = FindField(event, "data");
   if (data == nullptr || !data->is_object()) return rec;
   if (type == "user.message") {
-    const std::string content = StringAt(*data, "content");
+    const std::string content = StringField(*data, "content");
     const std::string_view text = WithoutDatetime(content);
     if (StartsWith(text, "causegate")) {
       rec.kind = LineRecord::Kind::kStopFeedback;
@@ -194,14 +183,14 @@ LineRecord ParseCopilotEventLine(std::string_view line) {
     return rec;
   }
   if (type == "assistant.message") {
-    rec.message_id = StringAt(*data, "messageId");
-    const std::string content = StringAt(*data, "content");
+    rec.message_id = StringField(*data, "messageId");
+    const std::string content = StringField(*data, "content");
     if (content.find_first_not_of(" \t\r\n") != std::string::npos) {
       AssistantBlock block;
       block.text = content;
       rec.blocks.push_back(std::move(block));
     }
-    if (const json* requests = Find(*data, "toolRequests"); requests != nullptr && requests->is_array()) {
+    if (const json* requests = FindField(*data, "toolRequests"); requests != nullptr && requests->is_array()) {
       for (const json& request : *requests) {
         if (!request.is_object()) continue;
         AssistantBlock block;

@@ -22,6 +22,7 @@
 
 #include "evidence/claude_line.h"
 #include "evidence/json_bounds.h"
+#include "evidence/json_fields.h"
 #include "evidence/limits.h"
 #include "evidence/line_reader.h"
 #include "evidence/utf8.h"
@@ -31,18 +32,6 @@ namespace {
 
 using nlohmann::json;
 
-const json* Find(const json& obj, const char* key) {
-  if (!obj.is_object()) return nullptr;
-  const auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
-}
-
-std::string StringAt(const json& obj, const char* key) {
-  const json* v = Find(obj, key);
-  return v != nullptr && v->is_string() ? v->get<std::string>() : std::string();
-}
-
-std::string Dump(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // content: a string, a part {text}, or a list of parts; thought parts are
 // the model's thinking and are not its message.
@@ -55,9 +44,9 @@ std::string ContentText(const json* content) {
       out += part.get<std::string>();
       return;
     }
-    const json* thought = Find(part, "thought");
+    const json* thought = FindField(part, "thought");
     if (thought != nullptr && thought->is_boolean() && thought->get<bool>()) return;
-    out += StringAt(part, "text");
+    out += StringField(part, "text");
   };
   if (content->is_array()) {
     for (const json& part : *content) add_part(part);
@@ -84,7 +73,7 @@ const char* ClaudeName(std::string_view name) {
 
 std::string MainArgument(const json& args) {
   for (const char* key : {"command", "file_path", "absolute_path", "path", "pattern", "url", "query", "dir_path"}) {
-    std::string value = StringAt(args, key);
+    std::string value = StringField(args, key);
     if (!value.empty()) return value;
   }
   return "";
@@ -92,15 +81,15 @@ std::string MainArgument(const json& args) {
 
 // The text of a functionResponse.response: its output, else its error.
 std::string ResponseText(const json& response, bool* is_error) {
-  if (!response.is_object()) return response.is_string() ? response.get<std::string>() : Dump(response);
-  if (const json* output = Find(response, "output"); output != nullptr && !output->is_null()) {
-    return output->is_string() ? output->get<std::string>() : Dump(*output);
+  if (!response.is_object()) return response.is_string() ? response.get<std::string>() : DumpJson(response);
+  if (const json* output = FindField(response, "output"); output != nullptr && !output->is_null()) {
+    return output->is_string() ? output->get<std::string>() : DumpJson(*output);
   }
-  if (const json* error = Find(response, "error"); error != nullptr && !error->is_null()) {
+  if (const json* error = FindField(response, "error"); error != nullptr && !error->is_null()) {
     *is_error = true;
-    return error->is_string() ? error->get<std::string>() : Dump(*error);
+    return error->is_string() ? error->get<std::string>() : DumpJson(*error);
   }
-  return Dump(response);
+  return DumpJson(response);
 }
 
 bool StartsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
@@ -193,26 +182,26 @@ std::string ToolOutputText(std::string_view name, std::string_view text, bool* i
 
 ToolCall ReadToolCall(const json& tc, std::int64_t line) {
   ToolCall call;
-  call.id = StringAt(tc, "id");
-  const std::string name = StringAt(tc, "name");
+  call.id = StringField(tc, "id");
+  const std::string name = StringField(tc, "name");
   const char* claude = ClaudeName(name);
   call.name = claude != nullptr ? claude : name;
-  const json* args = Find(tc, "args");
+  const json* args = FindField(tc, "args");
   if (args != nullptr && args->is_object()) {
-    call.input = Dump(*args);
+    call.input = DumpJson(*args);
     call.command = MainArgument(*args);
   } else {
     call.input = "{}";
   }
   call.line = line;
-  call.is_error = StringAt(tc, "status") == "error";
+  call.is_error = StringField(tc, "status") == "error";
   std::string output;
-  if (const json* result = Find(tc, "result"); result != nullptr && !result->is_null()) {
+  if (const json* result = FindField(tc, "result"); result != nullptr && !result->is_null()) {
     call.has_result = true;
     const json& parts = *result;
     auto add = [&](const json& part) {
-      const json* fr = Find(part, "functionResponse");
-      const json* response = fr != nullptr ? Find(*fr, "response") : nullptr;
+      const json* fr = FindField(part, "functionResponse");
+      const json* response = fr != nullptr ? FindField(*fr, "response") : nullptr;
       if (response == nullptr) return;
       if (!output.empty()) output.push_back('\n');
       output += ResponseText(*response, &call.is_error);
@@ -227,7 +216,7 @@ ToolCall ReadToolCall(const json& tc, std::int64_t line) {
   }
   if (output.empty()) {
     // resultDisplay is what the user saw; text when the tool printed text.
-    const json* display = Find(tc, "resultDisplay");
+    const json* display = FindField(tc, "resultDisplay");
     if (display != nullptr && display->is_string()) {
       output = display->get<std::string>();
       call.has_result = true;
@@ -247,9 +236,9 @@ class TurnAssembler {
   explicit TurnAssembler(const ChatReadOptions& options) : options_(options) {}
 
   void Add(const Message& m) {
-    const std::string type = StringAt(m.body, "type");
+    const std::string type = StringField(m.body, "type");
     if (type == "user") {
-      const std::string text = ContentText(Find(m.body, "content"));
+      const std::string text = ContentText(FindField(m.body, "content"));
       if (current_ && options_.is_feedback && options_.is_feedback(text)) {
         current_->turn.stop_feedback.push_back(text);
         current_->before_last_feedback.clear();
@@ -264,9 +253,9 @@ class TurnAssembler {
       return;
     }
     if (type != "gemini" || !current_) return;  // info, error, warning: not the agent's words
-    const std::string text = ContentText(Find(m.body, "content"));
+    const std::string text = ContentText(FindField(m.body, "content"));
     if (!IsBlank(text)) current_->texts.push_back({text, m.line});
-    if (const json* calls = Find(m.body, "toolCalls"); calls != nullptr && calls->is_array()) {
+    if (const json* calls = FindField(m.body, "toolCalls"); calls != nullptr && calls->is_array()) {
       for (const json& tc : *calls) {
         if (!tc.is_object()) continue;
         current_->turn.tool_calls.push_back(ReadToolCall(tc, m.line));
@@ -352,7 +341,7 @@ std::vector<Message> ReadJsonl(std::string_view text, bool* last_line_unreadable
     json v = line.size() > limits::kMaxTranscriptLineBytes ? json(json::value_t::discarded) : ParseBounded(line);
     *last_line_unreadable = v.is_discarded() || !v.is_object();
     if (*last_line_unreadable || !v.contains("type")) continue;  // header, "$set" updates
-    const std::string id = StringAt(v, "id");
+    const std::string id = StringField(v, "id");
     if (!id.empty()) {
       const auto [it, added] = by_id.try_emplace(id, messages.size());
       if (!added) {
@@ -388,7 +377,7 @@ Status ReadTurns(const std::string& path, const ChatReadOptions& options, std::v
     return Status::Error(path + ": not a Gemini chat file (neither a JSON document nor JSONL)");
   }
   json doc = ParseBounded(text);
-  if (!doc.is_discarded() && doc.is_object() && Find(doc, "messages") != nullptr) {
+  if (!doc.is_discarded() && doc.is_object() && FindField(doc, "messages") != nullptr) {
     const json& list = doc["messages"];
     if (!list.is_array()) return Status::Error(path + ": \"messages\" is not a list");
     for (const json& m : list) {
