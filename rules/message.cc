@@ -20,8 +20,8 @@
 // heading). HTML blocks are prose, with their tags dropped: the spec lists
 // them nowhere as quoted material, and a claim inside <details> is still a
 // claim. Inline tags and comments in prose are dropped too, joining the
-// text on either side as a renderer shows it, so markup cannot split a
-// word a rule looks for.
+// text on either side as a renderer shows it (rules/html_text.h), so markup
+// cannot split a word a rule looks for.
 // Tests: tests/unit/rules/message_test.cc.
 #include "rules/message.h"
 
@@ -36,8 +36,10 @@
 #include "evidence/limits.h"
 #include "evidence/text_fold.h"
 #include "rules/html_entity.h"
+#include "rules/html_text.h"
 #include "rules/mapped_text.h"
 #include "rules/sentence_split.h"
+#include "rules/text_ranges.h"
 
 namespace causegate::rules {
 namespace {
@@ -57,48 +59,6 @@ struct Segment {
   // cell is placed with its row instead.
   bool in_table_cell = false;
 };
-
-bool ContainsRange(const std::vector<TextRange>& sorted, TextRange range) {
-  auto it = std::lower_bound(sorted.begin(), sorted.end(), range.begin,
-                             [](const TextRange& r, std::size_t p) { return r.begin < p; });
-  return it != sorted.end() && *it == range;
-}
-
-bool InsideAny(const std::vector<TextRange>& sorted, std::size_t pos) {
-  auto it = std::upper_bound(sorted.begin(), sorted.end(), pos,
-                             [](std::size_t p, const TextRange& r) { return p < r.begin; });
-  if (it == sorted.begin()) return false;
-  --it;
-  return pos >= it->begin && pos < it->end;
-}
-
-// Sorted, disjoint union of two sorted range lists.
-std::vector<TextRange> MergeRanges(const std::vector<TextRange>& a,
-                                   const std::vector<TextRange>& b) {
-  std::vector<TextRange> all;
-  all.reserve(a.size() + b.size());
-  std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(all),
-             [](const TextRange& x, const TextRange& y) { return x.begin < y.begin; });
-  std::vector<TextRange> merged;
-  for (const TextRange& r : all) {
-    if (r.begin >= r.end) continue;
-    if (!merged.empty() && r.begin < merged.back().end) {
-      merged.back().end = std::max(merged.back().end, r.end);
-    } else {
-      merged.push_back(r);
-    }
-  }
-  return merged;
-}
-
-// <br>, <br/>, <BR />: the one inline tag a renderer shows as a line break.
-bool IsLineBreakTag(std::string_view tag) {
-  if (tag.size() < 4 || tag[0] != '<' || (tag[1] != 'b' && tag[1] != 'B') || (tag[2] != 'r' && tag[2] != 'R')) {
-    return false;
-  }
-  const char next = tag[3];
-  return next == '>' || next == '/' || next == ' ' || next == '\t' || next == '\n';
-}
 
 bool IsFollowerBlock(MD_BLOCKTYPE type) {
   return type == MD_BLOCK_UL || type == MD_BLOCK_OL || type == MD_BLOCK_CODE ||
@@ -240,8 +200,7 @@ class Builder {
           break;
       }
     }
-    html_in_tag_ = false;
-    html_in_comment_ = false;
+    html_.Reset();
     frames_.push_back(frame);
     return 0;
   }
@@ -346,42 +305,17 @@ class Builder {
       text.Append(piece, source, in_source);
       return;
     }
-    // An HTML block's text: drop the tags and comments, keep what is
-    // between them (a comment inside a word joins its halves), and read its
-    // line ends as soft breaks.
-    std::size_t run = 0;
-    for (std::size_t i = 0; i <= piece.size(); ++i) {
-      const bool at_end = i == piece.size();
-      if (html_in_comment_) {
-        if (at_end) break;
-        if (piece.compare(i, 3, "-->") == 0) {
-          html_in_comment_ = false;
-          i += 2;
-          run = i + 1;
-        }
-        continue;
-      }
-      const char c = at_end ? '\0' : piece[i];
-      if (!html_in_tag_ && c == '<' && piece.compare(i, 4, "<!--") == 0) {
-        if (i > run) text.Append(piece.substr(run, i - run), in_source ? source + run : source, in_source);
-        html_in_comment_ = true;
-        i += 3;
-        continue;
-      }
-      const bool cut = at_end || (html_in_tag_ ? c == '>' : (c == '<' || c == '\n'));
-      if (!cut) continue;
-      if (!html_in_tag_ && i > run) {
-        text.Append(piece.substr(run, i - run), in_source ? source + run : source, in_source);
-      }
-      if (at_end) break;
-      if (html_in_tag_) {
-        html_in_tag_ = false;
-      } else if (c == '<') {
-        html_in_tag_ = true;
+    // An HTML block's text: what a renderer shows (rules/html_text.h),
+    // its line ends as soft breaks.
+    html_runs_.clear();
+    html_.Read(piece, &html_runs_);
+    for (const HtmlBlockText::Run& r : html_runs_) {
+      const std::size_t at = in_source ? source + r.begin : source;
+      if (r.line_break) {
+        text.Append("\n", at, false);
       } else {
-        text.Append("\n", in_source ? source + i : source, false);
+        text.Append(piece.substr(r.begin, r.end - r.begin), at, in_source);
       }
-      run = i + 1;
     }
   }
 
@@ -454,8 +388,8 @@ class Builder {
   std::vector<Frame> frames_;
   int quote_depth_ = 0;
   bool evidence_open_ = false;
-  bool html_in_tag_ = false;
-  bool html_in_comment_ = false;  // inside <!-- ... --> in an HTML block
+  HtmlBlockText html_;                         // inside a tag or comment of an HTML block
+  std::vector<HtmlBlockText::Run> html_runs_;  // reused for each piece
   std::size_t cursor_ = 0;  // message offset just past the last text read
   Segment segment_;
   MappedText material_;
