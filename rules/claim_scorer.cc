@@ -51,6 +51,21 @@ const char* UnitFeature(UnitKind kind) {
 
 constexpr std::string_view kClaimFormPrefix = "form.";
 
+bool IsClaimForm(const Rule& rule) {
+  return rule.kind == RuleKind::kFeature && rule.tag.compare(0, kClaimFormPrefix.size(), kClaimFormPrefix) == 0;
+}
+
+// Feature tags read by something else than the weights: a heading's cause
+// word (MessagePlaces), a proposed command (the citation look-up).
+bool IsReadElsewhere(const Rule& rule) { return rule.tag == kCauseHeadingTag || rule.tag == kProposedCommandTag; }
+
+// A trait of a clause: a feature that is no claim form, no forcing tag and
+// not read elsewhere ("plan", "own-change", ...).
+bool IsTrait(const Rule& rule) {
+  return rule.kind == RuleKind::kFeature && !IsClaimForm(rule) && !IsReadElsewhere(rule) &&
+         rule.tag != kForceClaimTag && rule.tag != kForceExemptTag;
+}
+
 // A clause carries a claim when a claim rule or a claim-form feature
 // ("form.*": identification, a cause label, ...) matches in it; the first
 // such clause is the one a hedge or negation must stand in to count.
@@ -58,10 +73,7 @@ bool CarriesClaim(const RuleSet& rules, const Hits& hits) {
   if (hits.Has(RuleKind::kClaim)) return true;
   for (const int r : hits.rules) {
     const Rule& rule = rules.rule(r);
-    if (rule.kind == RuleKind::kFeature &&
-        (rule.tag.compare(0, kClaimFormPrefix.size(), kClaimFormPrefix) == 0 || rule.tag == kForceClaimTag)) {
-      return true;
-    }
+    if (IsClaimForm(rule) || (rule.kind == RuleKind::kFeature && rule.tag == kForceClaimTag)) return true;
   }
   return false;
 }
@@ -150,59 +162,83 @@ int CauseNamingRule(const RuleSet& rules, std::string_view masked) {
   return -1;
 }
 
-// The first (or last) sentence of a unit, or nullptr.
-const Sentence* UnitSentence(const Message& message, int unit, bool last) {
-  const Sentence* found = nullptr;
-  for (const Sentence& s : message.sentences) {
-    if (s.unit != unit) continue;
-    found = &s;
-    if (!last) break;
-  }
-  return found;
-}
-
 bool EndsWithColon(std::string_view text) {
   while (!text.empty() && (text.back() == ' ' || text.back() == '*' || text.back() == '\n')) text.remove_suffix(1);
   return (!text.empty() && text.back() == ':') || (text.size() >= 3 && text.substr(text.size() - 3) == "：");
 }
 
+// A row label is short: "Cause", "Root cause", "原因".
+constexpr std::size_t kMaxRowLabelBytes = 40;
+
 }  // namespace
 
-SentencePlace PlaceOf(const RuleSet& rules, const Message& message, const Sentence& sentence) {
+MessagePlaces::MessagePlaces(const RuleSet& rules, const Message& message)
+    : message_(message),
+      first_sentence_(message.units.size(), -1),
+      last_sentence_(message.units.size(), -1),
+      cause_rule_(message.units.size(), -1) {
+  const std::size_t units = message.units.size();
+  for (std::size_t i = 0; i < message.sentences.size(); ++i) {
+    const auto u = static_cast<std::size_t>(message.sentences[i].unit);
+    if (u >= units) continue;
+    if (first_sentence_[u] < 0) first_sentence_[u] = static_cast<int>(i);
+    last_sentence_[u] = static_cast<int>(i);
+  }
+  // Each unit that another unit points at, read once in its role.
+  std::vector<bool> read(units, false);
+  auto sentence_rule = [&](int sentence) {
+    return sentence < 0 ? -1 : CauseNamingRule(rules, message.sentences[static_cast<std::size_t>(sentence)].masked);
+  };
+  for (const Unit& unit : message.units) {
+    if (unit.heading >= 0 && static_cast<std::size_t>(unit.heading) < units && !read[static_cast<std::size_t>(unit.heading)]) {
+      const auto h = static_cast<std::size_t>(unit.heading);
+      read[h] = true;
+      for (int i = first_sentence_[h]; i >= 0 && i <= last_sentence_[h] && cause_rule_[h] < 0; ++i) {
+        if (message.sentences[static_cast<std::size_t>(i)].unit == unit.heading) cause_rule_[h] = sentence_rule(i);
+      }
+    }
+    if (unit.kind == UnitKind::kListItem && unit.lead_in >= 0 && static_cast<std::size_t>(unit.lead_in) < units &&
+        !read[static_cast<std::size_t>(unit.lead_in)]) {
+      const auto l = static_cast<std::size_t>(unit.lead_in);
+      read[l] = true;
+      const int last = last_sentence_[l];
+      if (last >= 0 && EndsWithColon(message.sentences[static_cast<std::size_t>(last)].masked)) {
+        cause_rule_[l] = sentence_rule(last);
+      }
+    }
+    if (unit.kind == UnitKind::kTableCell && unit.row_start >= 0 && static_cast<std::size_t>(unit.row_start) < units &&
+        !read[static_cast<std::size_t>(unit.row_start)]) {
+      const auto r = static_cast<std::size_t>(unit.row_start);
+      read[r] = true;
+      const int first = first_sentence_[r];
+      if (first >= 0 && message.sentences[static_cast<std::size_t>(first)].masked.size() <= kMaxRowLabelBytes) {
+        cause_rule_[r] = sentence_rule(first);
+      }
+    }
+  }
+}
+
+SentencePlace MessagePlaces::Of(const Sentence& sentence) const {
   SentencePlace place;
-  if (sentence.unit < 0 || static_cast<std::size_t>(sentence.unit) >= message.units.size()) return place;
-  const Unit& unit = message.units[static_cast<std::size_t>(sentence.unit)];
+  const auto u = static_cast<std::size_t>(sentence.unit);
+  if (sentence.unit < 0 || u >= message_.units.size()) return place;
+  const Unit& unit = message_.units[u];
   place.unit = unit.kind;
-  place.first_in_unit = UnitSentence(message, sentence.unit, false) == &sentence;
-  if (unit.heading >= 0) {
-    for (const Sentence& s : message.sentences) {
-      if (s.unit != unit.heading) continue;
-      if (const int r = CauseNamingRule(rules, s.masked); r >= 0) {
-        place.under_cause_heading = true;
-        place.first_under_cause_heading = unit.index_in_section == 0;
-        place.rule = r;
-        break;
-      }
-    }
+  place.first_in_unit = first_sentence_[u] >= 0 &&
+                        &message_.sentences[static_cast<std::size_t>(first_sentence_[u])] == &sentence;
+  if (unit.heading >= 0 && cause_rule_[static_cast<std::size_t>(unit.heading)] >= 0) {
+    place.under_cause_heading = true;
+    place.first_under_cause_heading = unit.index_in_section == 0;
+    place.rule = cause_rule_[static_cast<std::size_t>(unit.heading)];
   }
-  if (unit.kind == UnitKind::kListItem && unit.lead_in >= 0) {
-    const Sentence* lead = UnitSentence(message, unit.lead_in, true);
-    if (lead != nullptr && EndsWithColon(lead->masked)) {
-      if (const int r = CauseNamingRule(rules, lead->masked); r >= 0) {
-        place.after_cause_lead_in = true;
-        place.rule = r;
-      }
-    }
+  if (unit.kind == UnitKind::kListItem && unit.lead_in >= 0 && cause_rule_[static_cast<std::size_t>(unit.lead_in)] >= 0) {
+    place.after_cause_lead_in = true;
+    place.rule = cause_rule_[static_cast<std::size_t>(unit.lead_in)];
   }
-  if (unit.kind == UnitKind::kTableCell && unit.row_start >= 0 && unit.row_start != sentence.unit) {
-    const Sentence* label = UnitSentence(message, unit.row_start, false);
-    // A row label is short: "Cause", "Root cause", "原因".
-    if (label != nullptr && label->masked.size() <= 40) {
-      if (const int r = CauseNamingRule(rules, label->masked); r >= 0) {
-        place.in_cause_row = true;
-        place.rule = r;
-      }
-    }
+  if (unit.kind == UnitKind::kTableCell && unit.row_start >= 0 && unit.row_start != sentence.unit &&
+      cause_rule_[static_cast<std::size_t>(unit.row_start)] >= 0) {
+    place.in_cause_row = true;
+    place.rule = cause_rule_[static_cast<std::size_t>(unit.row_start)];
   }
   return place;
 }
@@ -258,27 +294,20 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
   if (cues > 1) Add(&out.features, "cues:2+", scorer);
   for (const int r : trait_hits.rules) {
     const Rule& rule = rules.rule(r);
-    // A heading's trait, read only on headings (PlaceOf).
-    if (rule.kind == RuleKind::kFeature && (rule.tag == kCauseHeadingTag || rule.tag == kProposedCommandTag)) continue;
-    if (rule.kind == RuleKind::kFeature) {
-      if (rule.tag == kForceClaimTag && out.overruled.empty()) {
-        out.overruled = "forced claim (" + rule.id + ")";
-        force_rule = r;
-      }
-      if (rule.tag == kForceExemptTag) out.overruled = "forced exempt (" + rule.id + ")";
-      Add(&out.features, "feature:" + rule.tag, scorer);
-      if (feature_rule < 0 && rule.tag.compare(0, kClaimFormPrefix.size(), kClaimFormPrefix) == 0) feature_rule = r;
+    if (rule.kind != RuleKind::kFeature || IsReadElsewhere(rule)) continue;
+    if (rule.tag == kForceClaimTag && out.overruled.empty()) {
+      out.overruled = "forced claim (" + rule.id + ")";
+      force_rule = r;
     }
+    if (rule.tag == kForceExemptTag) out.overruled = "forced exempt (" + rule.id + ")";
+    Add(&out.features, "feature:" + rule.tag, scorer);
+    if (feature_rule < 0 && IsClaimForm(rule)) feature_rule = r;
   }
   // Traits of the other clauses weigh apart ("..., and I raised the TTL"
   // says less about the claim clause than "I raised it because ...").
   for (const int r : whole.hits.rules) {
     const Rule& rule = rules.rule(r);
-    if (rule.kind != RuleKind::kFeature || rule.tag == kCauseHeadingTag || rule.tag == kProposedCommandTag ||
-        rule.tag == kForceClaimTag ||
-        rule.tag == kForceExemptTag || rule.tag.compare(0, kClaimFormPrefix.size(), kClaimFormPrefix) == 0) {
-      continue;
-    }
+    if (!IsTrait(rule)) continue;
     const std::string name = "feature:" + rule.tag;
     bool in_clause = false;
     for (const FeatureWeight& f : out.features) in_clause = in_clause || f.feature == name;

@@ -101,7 +101,26 @@ struct SentencePlace {
   }
 };
 
-SentencePlace PlaceOf(const RuleSet& rules, const Message& message, const Sentence& sentence);
+// Where each sentence of one message stands. Read once per message: each
+// unit's sentences, and for the units a heading, a lead-in or a row label
+// stands for, whether that one names a cause (one RE2 pass each, however
+// many sentences it introduces). Holds references: message and rules must
+// outlive it.
+class MessagePlaces {
+ public:
+  MessagePlaces(const RuleSet& rules, const Message& message);
+  // sentence is one of message.sentences.
+  SentencePlace Of(const Sentence& sentence) const;
+
+ private:
+  const Message& message_;
+  std::vector<int> first_sentence_;  // per unit, -1 for none
+  std::vector<int> last_sentence_;
+  // Per unit: the rule by which it names a cause as a heading (any of its
+  // sentences), a lead-in (its last sentence, ending with a colon) or a row
+  // label (its first sentence, short); -1 when it does not or is none.
+  std::vector<int> cause_rule_;
+};
 
 // Scores one masked sentence. whole is ClassifySentence of the whole
 // sentence (reused; clause passes run only where the sentence has more

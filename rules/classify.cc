@@ -64,12 +64,13 @@ bool IsHanLead(std::string_view text, std::size_t i, std::size_t* len) {
 TextClass ClassifyText(const RuleSet& rules, std::string_view text) {
   TextClass out;
   const Message message = ParseMessage(text);
+  const MessagePlaces places(rules, message);
   for (const Sentence& sentence : message.sentences) {
     const SentenceClass sc = ClassifySentence(rules, sentence.masked);
     out.causal = out.causal || sc.causal();
     out.hedged = out.hedged || sc.hedged() || sc.hits.Has(RuleKind::kUncertainty);
     const ClaimScore score = ScoreSentence(rules, ClaimScorer::Default(), sentence.masked, sc,
-                                           PlaceOf(rules, message, sentence), /*diagnosis=*/true);
+                                           places.Of(sentence), /*diagnosis=*/true);
     out.claim = out.claim || score.claim;
     out.rules.insert(out.rules.end(), sc.hits.rules.begin(), sc.hits.rules.end());
   }

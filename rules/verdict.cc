@@ -169,11 +169,12 @@ Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const 
   evidence::EvidenceIndex index(turn, history != nullptr ? &replay : nullptr);
   v.sentences.reserve(v.message.sentences.size());
   v.scores.reserve(v.message.sentences.size());
+  const MessagePlaces places(rules, v.message);
   for (std::size_t i = 0; i < v.message.sentences.size(); ++i) {
     const Sentence& sentence = v.message.sentences[i];
     v.sentences.push_back(ClassifySentence(rules, sentence.masked));
     const SentenceClass& c = v.sentences.back();
-    v.scores.push_back(ScoreSentence(rules, scorer, sentence.masked, c, PlaceOf(rules, v.message, sentence),
+    v.scores.push_back(ScoreSentence(rules, scorer, sentence.masked, c, places.Of(sentence),
                                      v.diagnostic_rule >= 0));
     const ClaimScore& score = v.scores.back();
     if (!score.claim) continue;

@@ -19,7 +19,7 @@ ClaimScore Score(std::string_view text, bool diagnosis = true, const ClaimScorer
   const Message m = ParseMessage(text);
   REQUIRE(!m.sentences.empty());
   const Sentence& s = m.sentences.front();
-  return ScoreSentence(rules, scorer, s.masked, ClassifySentence(rules, s.masked), PlaceOf(rules, m, s), diagnosis);
+  return ScoreSentence(rules, scorer, s.masked, ClassifySentence(rules, s.masked), MessagePlaces(rules, m).Of(s), diagnosis);
 }
 
 bool HasFeature(const ClaimScore& s, std::string_view name) {
@@ -68,11 +68,11 @@ TEST_CASE("Scorer: a heading that names the cause marks the first unit of its se
   const RuleSet& rules = DefaultRules();
   const Message m = ParseMessage("## Why it broke\n\nThe nightly job rotates the log.\n\nMore text here.\n");
   REQUIRE(m.sentences.size() == 3);
-  CHECK(PlaceOf(rules, m, m.sentences[1]).first_under_cause_heading);
-  CHECK_FALSE(PlaceOf(rules, m, m.sentences[2]).first_under_cause_heading);
-  CHECK(PlaceOf(rules, m, m.sentences[2]).under_cause_heading);
+  CHECK(MessagePlaces(rules, m).Of(m.sentences[1]).first_under_cause_heading);
+  CHECK_FALSE(MessagePlaces(rules, m).Of(m.sentences[2]).first_under_cause_heading);
+  CHECK(MessagePlaces(rules, m).Of(m.sentences[2]).under_cause_heading);
   const Message plain = ParseMessage("## Next steps\n\nThe nightly job rotates the log.\n");
-  CHECK_FALSE(PlaceOf(rules, plain, plain.sentences[1]).under_cause_heading);
+  CHECK_FALSE(MessagePlaces(rules, plain).Of(plain.sentences[1]).under_cause_heading);
 }
 
 TEST_CASE("Scorer: weights file errors name the line") {
@@ -107,7 +107,7 @@ TEST_CASE("Scorer: a user pack forces a claim or an exemption") {
     const Message m = ParseMessage(text);
     const Sentence& s = m.sentences.front();
     return ScoreSentence(*rules, ClaimScorer::Default(), s.masked, ClassifySentence(*rules, s.masked),
-                         PlaceOf(*rules, m, s), true);
+                         MessagePlaces(*rules, m).Of(s), true);
   };
   const ClaimScore forced = score("It was the gremlin in the rack.");
   CHECK(forced.claim);
@@ -136,17 +136,17 @@ TEST_CASE("Scorer: a lead-in that gives the cause, and a table row labelled Caus
   const RuleSet& rules = DefaultRules();
   const Message lead = ParseMessage("The deploy fails because:\n\n- the image tag is stale\n- the probe path moved\n");
   REQUIRE(lead.sentences.size() == 3);
-  const SentencePlace item = PlaceOf(rules, lead, lead.sentences[1]);
+  const SentencePlace item = MessagePlaces(rules, lead).Of(lead.sentences[1]);
   CHECK(item.after_cause_lead_in);
   CHECK(item.introduces_cause());
   CHECK(item.rule >= 0);
   const Message plain = ParseMessage("Changes in this pass:\n\n- the image tag is bumped\n");
-  CHECK_FALSE(PlaceOf(rules, plain, plain.sentences[1]).after_cause_lead_in);
+  CHECK_FALSE(MessagePlaces(rules, plain).Of(plain.sentences[1]).after_cause_lead_in);
 
   const Message table = ParseMessage("| Field | Value |\n|---|---|\n| Cause | the nightly cron job |\n| Owner | ops |\n");
   bool found = false;
   for (const Sentence& s : table.sentences) {
-    const SentencePlace p = PlaceOf(rules, table, s);
+    const SentencePlace p = MessagePlaces(rules, table).Of(s);
     if (s.text == "the nightly cron job") {
       found = true;
       CHECK(p.in_cause_row);
