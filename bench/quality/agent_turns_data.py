@@ -37,9 +37,9 @@ def corpus_root(shared):
     return os.path.join(shared, "corpora", "agent_turns")
 
 
-def load_cases(folder_dir):
+def load_cases(case_dir):
+    """{id: case} of every case file in case_dir."""
     cases = {}
-    case_dir = os.path.join(folder_dir, "cases")
     for name in sorted(os.listdir(case_dir)):
         if name.endswith(".json"):
             with open(os.path.join(case_dir, name), encoding="utf-8") as f:
@@ -58,13 +58,12 @@ def load_sentence_labels(folder_dir):
     return by_case
 
 
-def render(shared, folder_dir, out_dir):
+def render(shared, case_dir, out_dir):
     """casegen --all, once per scratch folder (the cases do not change)."""
     labels = os.path.join(out_dir, "labels.jsonl")
     if not os.path.isfile(labels):
         casegen = os.path.join(shared, "tools", "casegen.py")
-        subprocess.run([sys.executable, casegen, "--all", os.path.join(folder_dir, "cases"), out_dir],
-                       check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([sys.executable, casegen, "--all", case_dir, out_dir], check=True, stdout=subprocess.DEVNULL)
     return out_dir
 
 
@@ -112,9 +111,9 @@ def align(gate_sentences, labelled):
 def load_folder(shared, folder, binary, work, rules_dir=None):
     """[(case, judged row or None, [(gate sentence, label or None)])]."""
     folder_dir = os.path.join(corpus_root(shared), folder)
-    cases = load_cases(folder_dir)
+    cases = load_cases(os.path.join(folder_dir, "cases"))
     labels = load_sentence_labels(folder_dir)
-    rendered = render(shared, folder_dir, os.path.join(work, folder))
+    rendered = render(shared, os.path.join(folder_dir, "cases"), os.path.join(work, folder))
     judged = judge(binary, rendered, os.path.join(work, folder + ".units.jsonl"), rules_dir)
     rows = []
     for case_id, case in cases.items():
@@ -134,19 +133,11 @@ def load_dev_cases(shared, binary, work):
     decision (rules_only), which agrees with every one of the cases' turn
     labels; the cases carry no sentence labels of their own."""
     case_dir = os.path.join(shared, "cases")
-    out_dir = os.path.join(work, "dev_cases")
-    labels = os.path.join(out_dir, "labels.jsonl")
-    if not os.path.isfile(labels):
-        casegen = os.path.join(shared, "tools", "casegen.py")
-        subprocess.run([sys.executable, casegen, "--all", case_dir, out_dir], check=True, stdout=subprocess.DEVNULL)
-    judged = judge(binary, out_dir, os.path.join(work, "dev_cases.units.jsonl"))
+    rendered = render(shared, case_dir, os.path.join(work, "dev_cases"))
+    judged = judge(binary, rendered, os.path.join(work, "dev_cases.units.jsonl"))
     rows = []
-    for name in sorted(os.listdir(case_dir)):
-        if not name.endswith(".json"):
-            continue
-        with open(os.path.join(case_dir, name), encoding="utf-8") as f:
-            case = json.load(f)
-        j = judged.get(case["id"])
+    for case_id, case in load_cases(case_dir).items():
+        j = judged.get(case_id)
         sentences = j["sentences"] if j else []
         rows.append((case, j, [(s, "claim" if s.get("rules_only") else "other") for s in sentences]))
     return rows

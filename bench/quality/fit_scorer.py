@@ -227,7 +227,8 @@ def cv_turns(args, rows, prior):
     """Leave one train repository out: fit on the rest, judge its turns."""
     cases = {}
     for folder in data.FOLDERS:
-        for case, _, _ in data.load_folder(args.shared, folder, args.bin, args.work):
+        case_dir = os.path.join(data.corpus_root(args.shared), folder, "cases")
+        for case in data.load_cases(case_dir).values():
             if case.get("split", "train") == "train" and not case.get("ambiguous"):
                 cases[case["id"]] = (folder, case)
     repos = sorted({repo_of(case, folder) for folder, case in cases.values()})

@@ -126,11 +126,6 @@ TEST_CASE("Scorer: a feature rule needs a tag") {
   CHECK(s.message().find("needs a tag") != std::string::npos);
 }
 
-}  // namespace
-}  // namespace causegate::rules
-
-namespace causegate::rules {
-namespace {
 
 TEST_CASE("Scorer: a lead-in that gives the cause, and a table row labelled Cause, introduce claims") {
   const RuleSet& rules = DefaultRules();

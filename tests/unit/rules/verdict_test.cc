@@ -168,11 +168,6 @@ TEST_CASE("A failure-naming causal sentence is a claim outside a diagnosis") {
   CHECK(v.claims[0].finding == Finding::kNoCitation);
 }
 
-}  // namespace
-}  // namespace causegate::rules
-
-namespace causegate::rules {
-namespace {
 
 // One earlier turn with the given prompt.
 class EarlierPrompt : public evidence::History {
@@ -208,11 +203,6 @@ TEST_CASE("A follow-up of a diagnosis is a diagnosis: 'continue' after 'why did 
   CHECK(plain.decision == Decision::kAllow);
 }
 
-}  // namespace
-}  // namespace causegate::rules
-
-namespace causegate::rules {
-namespace {
 
 TEST_CASE("A claim written twice in one message is one claim") {
   const Verdict v = JudgeTurn(DiagnosisTurn("The trainer died because the batch is too large.\n\n"
@@ -223,11 +213,6 @@ TEST_CASE("A claim written twice in one message is one claim") {
   CHECK(v.decision == Decision::kBlock);
 }
 
-}  // namespace
-}  // namespace causegate::rules
-
-namespace causegate::rules {
-namespace {
 
 TEST_CASE("A command proposed for the next probe is a plan, not a fabricated citation") {
   const Verdict v = JudgeTurn(DiagnosisTurn("The trainer died because the batch is too large. "
