@@ -187,9 +187,7 @@ void AddExplainCommand(CLI::App& app, Common& common) {
     if (args->format == "json") {
       // The verdict object of server/API.md, plus how the scorer read each
       // scored sentence (rules/verdict_json.h).
-      auto out = nlohmann::json::parse(rules::VerdictToJson(v, *rules, &outcome));
-      out["sentences"] = nlohmann::json::parse(rules::SentenceScoresToJson(v, *rules, /*all_sentences=*/false));
-      std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+      std::printf("%s\n", rules::VerdictToJson(v, *rules, &outcome, 2, /*scored_sentences=*/true).c_str());
     } else {
       Style style;
       style.on = isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");

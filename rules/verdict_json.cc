@@ -46,9 +46,7 @@ json ProtocolJson(const ProtocolSteps& p, const RuleSet& rules) {
   return out;
 }
 
-}  // namespace
-
-std::string SentenceScoresToJson(const Verdict& verdict, const RuleSet& rules, bool all_sentences, int indent) {
+json SentenceScores(const Verdict& verdict, const RuleSet& rules, bool all_sentences) {
   json out = json::array();
   for (std::size_t i = 0; i < verdict.scores.size() && i < verdict.message.sentences.size(); ++i) {
     const ClaimScore& score = verdict.scores[i];
@@ -72,10 +70,17 @@ std::string SentenceScoresToJson(const Verdict& verdict, const RuleSet& rules, b
     if (!score.overruled.empty()) sj["overruled"] = score.overruled;
     out.push_back(std::move(sj));
   }
-  return out.dump(indent, ' ', false, json::error_handler_t::replace);
+  return out;
 }
 
-std::string VerdictToJson(const Verdict& verdict, const RuleSet& rules, const Outcome* outcome, int indent) {
+}  // namespace
+
+std::string SentenceScoresToJson(const Verdict& verdict, const RuleSet& rules, bool all_sentences, int indent) {
+  return SentenceScores(verdict, rules, all_sentences).dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+std::string VerdictToJson(const Verdict& verdict, const RuleSet& rules, const Outcome* outcome, int indent,
+                          bool scored_sentences) {
   json claims = json::array();
   for (const Claim& claim : verdict.claims) {
     const Sentence& s = verdict.message.sentences[static_cast<std::size_t>(claim.sentence)];
@@ -126,6 +131,7 @@ std::string VerdictToJson(const Verdict& verdict, const RuleSet& rules, const Ou
     if (!outcome->warning.empty()) out["warning"] = outcome->warning;
     if (outcome->block_number > 0) out["block_number"] = outcome->block_number;
   }
+  if (scored_sentences) out["sentences"] = SentenceScores(verdict, rules, /*all_sentences=*/false);
   return out.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 

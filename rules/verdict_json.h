@@ -23,14 +23,17 @@ namespace causegate::rules {
 //                "earlier_turns": n, "follow_up_rule"?}
 //   "guess_fix": null or {"edit_call", "edit", "edit_rule", "hedge",
 //                "hedge_rule", "lang"}
-// and, with an outcome, "warning" when the allowed stop carries one.
+// and, with an outcome, "warning" when the allowed stop carries one. With
+// scored_sentences, also "sentences": SentenceScoresToJson's array for the
+// sentences the scorer weighed (`explain --format json`).
 std::string VerdictToJson(const Verdict& verdict, const RuleSet& rules, const Outcome* outcome,
-                          int indent = -1);
+                          int indent = -1, bool scored_sentences = false);
 
 // How the claim scorer read each sentence that it scored (rules/claim_scorer.h):
 //   [{"sentence", "offset", "unit": "paragraph"|"heading"|"list-item"|
-//     "table-cell"|"html", "claim": bool, "score", "threshold",
-//     "rule"?, "overruled"?, "features": [{"name", "weight"}, ...]}]
+//     "table-cell"|"html", "claim": bool, "score", "rule"?, "overruled"?,
+//     "rules_only": bool (the packs' own decision, before the scorer),
+//     "features": [{"name", "weight"}, ...]}]
 // With all_sentences, every prose sentence, scored or not (for fitting the
 // scorer: bench/quality/fit_scorer.py).
 std::string SentenceScoresToJson(const Verdict& verdict, const RuleSet& rules, bool all_sentences,

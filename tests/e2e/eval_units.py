@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""End-to-end: `causegate eval --units` writes what the scorer read, and
-`eval --weights` judges with another weights file (the two things
+"""End-to-end: `causegate eval --units` (and `explain --format json`) write
+what the scorer read, and `eval --weights` judges with another weights file (the two things
 bench/quality/fit_scorer.py stands on). Uses the bundled example sessions
 only, so it runs in a user's clone too.
 """
@@ -64,6 +64,14 @@ def main():
             check(abs(sum(f["weight"] for f in s["features"]) - (s["score"] - weights_bias())) < 1e-6,
                   "score = bias + the features' weights")
             check("rules_only" in s, "the packs' own decision is there to compare with")
+
+        # explain --format json carries the same reading of the scored sentences.
+        p = subprocess.run([args.bin, "explain", "--format", "json", os.path.join(work, "export-blocked", "transcript.jsonl")],
+                           capture_output=True, text=True)
+        # (explain exits 1 on a block; the JSON is on stdout either way)
+        explained = json.loads(p.stdout).get("sentences", []) if p.stdout.strip() else []
+        check([s["sentence"] for s in explained if s["claim"]] == [s["sentence"] for s in claims],
+              "explain --format json lists the same claim with its features")
 
         # A weights file that makes nothing a claim: the blocked examples pass.
         strict = os.path.join(work, "none.tsv")
