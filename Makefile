@@ -9,7 +9,7 @@ CMAKE_FLAGS ?=
 SANITIZE_BUILD ?= build-sanitize
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps configure build demo test clean deps-fuzz sanitize fuzz
+.PHONY: all deps configure build demo test test-agents clean deps-fuzz sanitize fuzz
 
 all: build
 
@@ -31,6 +31,17 @@ demo: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The real agent CLIs (Claude Code, Codex, Gemini CLI, Copilot CLI) at the
+# versions pinned in tests/agents/versions.json, each in a network namespace
+# against a scripted model (tests/agents/README.md). Skips, with one line
+# saying why, where npm or unshare is missing. AGENTS_FLAGS=--latest runs
+# the newest releases instead of the pins.
+AGENTS_FLAGS ?=
+test-agents: build
+	@scripts/install-deps --agents
+	@python3 tests/agents/run.py --bin $(BUILD)/causegate $(AGENTS_FLAGS); rc=$$?; \
+	  if [ $$rc -eq 77 ]; then exit 0; fi; exit $$rc
 
 deps-fuzz:
 	@scripts/install-deps --fuzz
