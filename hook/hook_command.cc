@@ -1,11 +1,13 @@
 #include "hook/hook_command.h"
 
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <cstdio>
 
 #include "evidence/limits.h"
+#include "hook/agent_console.h"
 #include "hook/peak_rss.h"
 #include "hook/stdin_reader.h"
 
@@ -25,6 +27,15 @@ rules::CompileOptions CompileFor(const std::string& rules_dir) {
   return options;
 }
 
+// The daemon's answer is the hook's stdout; a let-through in it is a
+// systemMessage (the answer shapes of gate/HOOKS.md).
+std::string LetThroughWarningIn(const std::string& answer) {
+  const auto doc = nlohmann::json::parse(answer, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object()) return "";
+  const auto it = doc.find("systemMessage");
+  return it != doc.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 }  // namespace
 
 int RunHookCommand(const HookCommandOptions& options) {
@@ -39,6 +50,9 @@ int RunHookCommand(const HookCommandOptions& options) {
     if (asked.ok()) {
       std::fwrite(answer.data(), 1, answer.size(), stdout);  // already the hook's exact stdout
       std::fflush(stdout);
+      if (const std::string warning = LetThroughWarningIn(answer); !warning.empty()) {
+        WarnHeadlessAgentUser(warning);
+      }
       return 0;
     }
     spdlog::warn("{}; judging locally", asked.message());
@@ -75,6 +89,7 @@ int RunHookCommand(const HookCommandOptions& options) {
                 result.verdict.unsupported(), load_ms, result.read_ms, result.judge_ms, PeakRssMiB());
   if (result.outcome.action == rules::Action::kAllowUnproven) {
     spdlog::warn("turn let through unproven after {} block(s)", result.prior_blocks);
+    WarnHeadlessAgentUser(result.outcome.system_message);
   }
   return 0;
 }
