@@ -40,11 +40,15 @@ SUBAGENT_TASK = "Subagent task"
 class Script:
     """What the model says at each step of the turn."""
 
-    def __init__(self, command, claim, answers, subagent=False):
+    def __init__(self, command, claim, answers, subagent_mode=None, parent_claim=None):
         self.command = command      # the shell command of the probe
         self.claim = claim          # the unsupported cause, said first
         self.answers = answers      # mode -> the answer after a block
-        self.subagent = subagent    # Claude Code: run the probe in an Agent
+        # Claude Code: the probe runs in a subagent, which answers its own
+        # blocks by this mode; the parent then says parent_claim (default:
+        # the claim) and answers its blocks by the case's mode.
+        self.subagent_mode = subagent_mode
+        self.parent_claim = parent_claim or claim
 
 
 def is_block(text):
@@ -288,23 +292,26 @@ class MockModel:
     # Decides the reply from the conversation.
     def decide(self, conv):
         results = conv.tool_results()
+        in_subagent = conv.mentions(SUBAGENT_TASK)
+        mode = self.script.subagent_mode if in_subagent else self.mode
+        claim = self.script.parent_claim if self.script.subagent_mode and not in_subagent else self.script.claim
         if not results:
-            if self.script.subagent and not conv.mentions(SUBAGENT_TASK):
+            if self.script.subagent_mode and not in_subagent:
                 return {"kind": "tool", "tool": "Agent", "input": {
                     "description": "Read the build log", "subagent_type": "general-purpose",
                     "prompt": f"{SUBAGENT_TASK}: run `{self.script.command}` and report the cause."}}
             return {"kind": "tool", "tool": "Bash",
                     "input": {"command": self.script.command, "description": "Read the build log"}}
-        if conv.last_kind() == "block" or self.mode == "good":
-            return {"kind": "text", "text": self.script.answers[self.mode]}
-        return {"kind": "text", "text": self.script.claim}
+        if conv.last_kind() == "block" or mode == "good":
+            return {"kind": "text", "text": self.script.answers[mode]}
+        return {"kind": "text", "text": claim}
 
     def record(self, route, conv, reply):
         blocks = conv.blocks()
         with self.lock:
             self.requests.append({"route": route, "reply": reply.get("text") or reply.get("tool"),
                                   "blocks": len(blocks), "last_block": blocks[-1] if blocks else "",
-                                  "at": time.time()})
+                                  "subagent": conv.mentions(SUBAGENT_TASK), "at": time.time()})
             return len(self.requests)
 
     def send(self, handler, status, body, content_type):

@@ -120,7 +120,8 @@ def run_case(case_spec, opts, binaries, copilot_cache):
     with open(os.path.join(case.work, scenarios.LOG_NAME), "w", encoding="utf-8") as f:
         f.write(scenarios.LOG_TEXT)
     script = mock_model.Script(f"cat {scenarios.LOG_NAME}", text["claim"], text["answers"],
-                               subagent=case_spec.subagent)
+                               subagent_mode=scenarios.SUBAGENT_MODES.get(case_spec.subagent),
+                               parent_claim=text["hearsay"] if case_spec.subagent == "hearsay" else None)
     started = time.time()
     daemon = None
     with mock_model.MockModel(script, case_spec.mode, latency_ms=case_spec.latency_ms) as mock:

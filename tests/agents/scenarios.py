@@ -35,6 +35,8 @@ TEXTS = {
                      "Next I will grep the headers for MAX_RETRIES to test it.",
         },
         "claim_words": "disk",
+        "hearsay": "The subagent reported \"The build failed because the disk on the build machine is full\", "
+                   "so the build fails because the disk is full.",
     },
     "zh": {
         "prompt": "构建失败了，查一下原因。",
@@ -44,6 +46,7 @@ TEXTS = {
             "hedge": "假设（尚未验证）：构建失败可能是因为 MAX_RETRIES 没有声明。下一步我会在头文件中搜索 MAX_RETRIES 来验证。",
         },
         "claim_words": "磁盘",
+        "hearsay": "子代理报告说“构建失败的根本原因是构建机器的磁盘已满”，所以构建失败是因为磁盘已满。",
     },
 }
 for _text in TEXTS.values():
@@ -51,6 +54,7 @@ for _text in TEXTS.values():
     _text["answers"]["good"] = _text["answers"]["fix"]
 
 MAX_BLOCKS = 2
+SUBAGENT_MODES = {"quotes": "fix", "hearsay": "loop"}
 EXPECTED_BLOCKS = {"fix": 1, "hedge": 1, "loop": MAX_BLOCKS, "good": 0}
 
 
@@ -61,7 +65,13 @@ class CaseSpec:
     lang: str
     mode: str
     latency_ms: int = 200     # a real model is no faster than ~150 ms
-    subagent: bool = False
+    # Claude Code: the probe runs in a subagent. "quotes": the subagent is
+    # sent back once and quotes the log; the parent's quote of that is
+    # evidence. "hearsay": the subagent repeats its claim until let through;
+    # the parent quoting the subagent's words has no evidence (spec
+    # section 3: a subagent's answer is evidence only where it quoted its
+    # own tool output) and must be blocked, then hedges.
+    subagent: str = ""
     # Claude Code -p's output format: stream-json carries the hook events;
     # text is what a user of -p reads (and where a let-through must show).
     output: str = "stream-json"
@@ -70,7 +80,7 @@ class CaseSpec:
     def name(self):
         parts = [self.agent, self.registration, self.lang, self.mode]
         if self.subagent:
-            parts.append("subagent")
+            parts.append("subagent-" + self.subagent)
         if self.latency_ms == 0:
             parts.append("instant")
         if self.output != "stream-json":
@@ -92,7 +102,8 @@ def cases(agents):
             for registration in ("plugin", "http", "server"):
                 out.append(CaseSpec(agent, registration, "en", "loop"))
                 out.append(CaseSpec(agent, registration, "en", "fix"))
-            out.append(CaseSpec(agent, "init", "en", "fix", subagent=True))
+            out.append(CaseSpec(agent, "init", "en", "fix", subagent="quotes"))
+            out.append(CaseSpec(agent, "init", "en", "hedge", subagent="hearsay"))
             out.append(CaseSpec(agent, "init", "en", "loop", output="text"))
     return out
 
@@ -104,7 +115,9 @@ def check(spec, requests, unknown_routes, exit_code, root):
     blocks = EXPECTED_BLOCKS[spec.mode]
     # A subagent turn is two conversations, each a probe (the parent's is
     # the Agent call), a claim and the answers to its blocks.
-    expected = 2 * (2 + blocks) if spec.subagent else 2 + blocks
+    expected = 2 + blocks
+    if spec.subagent:
+        expected += 2 + EXPECTED_BLOCKS[SUBAGENT_MODES[spec.subagent]]
     if exit_code != 0:
         problems.append(f"the CLI exited {exit_code}")
     if unknown_routes:
@@ -112,14 +125,14 @@ def check(spec, requests, unknown_routes, exit_code, root):
     if len(requests) != expected:
         problems.append(f"{len(requests)} model requests, expected {expected} "
                         f"({blocks} block{'s' if blocks != 1 else ''} per conversation)")
-    seen_blocks = max((r["blocks"] for r in requests), default=0)
+    seen_blocks = max((r["blocks"] for r in requests if not r.get("subagent")), default=0)
     if seen_blocks != blocks:
         problems.append(f"the model saw {seen_blocks} block reasons, expected {blocks}")
     for r in requests:
         if r["blocks"] and text["claim_words"] not in r["last_block"]:
             problems.append("a block reason does not quote the claim")
             break
-    if spec.mode == "loop":
+    if spec.mode == "loop" or spec.subagent == "hearsay":
         warned = let_through_warned(spec.agent, root)
         if not warned:
             problems.append("the let-through warning reached neither stdout nor stderr")
