@@ -1,8 +1,9 @@
 // `causegate init`: registers causegate as each agent's hook in one step.
 // Plans every agent's edit first (install/init.h) and writes only when all
 // of them can be made, so a settings file that is not valid JSON stops the
-// command with exit 2 and every file untouched. Prints one line per agent;
-// --dry-run prints the unified diff instead of writing.
+// command with exit 2 and every file untouched. Prints one line per agent
+// (and, for Codex, one about the hook trust it records in config.toml);
+// --dry-run prints the unified diffs instead of writing.
 #include <limits.h>
 #include <unistd.h>
 
@@ -49,7 +50,8 @@ void AddInitCommand(CLI::App& app, Common& common) {
   cmd->add_option("--binary", args->binary, "Absolute path of the causegate binary to register (default: this one)");
   cmd->footer(
       "Exit status: 0 done (or nothing to change), 2 a settings file cannot be read or is not valid JSON (no file "
-      "is changed), or a usage error.\nEach changed file is kept as FILE.causegate-backup first.");
+      "is changed), or a usage error.\nEach changed file is kept as FILE.causegate-backup first. For Codex, the "
+      "hook's trust is recorded in ~/.codex/config.toml too (Codex runs only trusted hooks).");
   cmd->callback([&common, args] {
     using install::Agent;
     const char* home = std::getenv("HOME");
@@ -96,12 +98,18 @@ void AddInitCommand(CLI::App& app, Common& common) {
       if (args->dry_run) {
         const std::string after = change.edit.remove_file ? "" : change.edit.after;
         std::fputs(install::UnifiedDiff(change.path, change.before.text, after).c_str(), stdout);
+        if (change.trust.changed()) {
+          const std::string trust_after = change.trust.remove_file ? "" : change.trust.after;
+          std::fputs(install::UnifiedDiff(change.trust.path, change.trust.before.text, trust_after).c_str(), stdout);
+        }
       } else if (Status s = install::ApplyChange(&change); !s.ok()) {
         std::fprintf(stderr, "causegate init: %s\n", s.message().c_str());
         common.exit_code = 2;
         return;
       }
       std::printf("%s\n", install::DescribeChange(change, args->dry_run).c_str());
+      const std::string trust = install::DescribeTrust(change, args->dry_run);
+      if (!trust.empty()) std::printf("%s\n", trust.c_str());
     }
   });
 }

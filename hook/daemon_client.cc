@@ -220,7 +220,11 @@ bool ParseHead(const std::string& buffer, Answer* answer) {
 
 }  // namespace
 
-Status AskDaemon(const DaemonOptions& options, std::string_view input, std::string* answer) {
+namespace {
+
+// One request, its answer's head and body. method "POST" sends input.
+Status Exchange(const DaemonOptions& options, const std::string& method, const std::string& route,
+                std::string_view input, Answer* head, std::string* body) {
   Url url;
   if (Status s = ParseUrl(options.url, &url); !s.ok()) return s;
   const std::string where = "daemon at " + options.url + ": ";
@@ -229,34 +233,49 @@ Status AskDaemon(const DaemonOptions& options, std::string_view input, std::stri
     return Status::Error(where + s.message());
   }
   const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(options.timeout_ms);
-  std::string request = "POST " + url.prefix + "/hook HTTP/1.1\r\nHost: " + url.host + ":" + url.port +
-                        "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
-                        std::to_string(input.size()) + "\r\n";
+  std::string request = method + " " + url.prefix + route + " HTTP/1.1\r\nHost: " + url.host + ":" + url.port +
+                        "\r\nConnection: close\r\n";
+  if (method == "POST") {
+    request += "Content-Type: application/json\r\nContent-Length: " + std::to_string(input.size()) + "\r\n";
+  }
   if (!options.token.empty()) request += "Authorization: Bearer " + options.token + "\r\n";
   request += "\r\n";
   if (Status s = SendAll(sock.fd(), request, deadline); !s.ok()) return Status::Error(where + s.message());
   if (Status s = SendAll(sock.fd(), input, deadline); !s.ok()) return Status::Error(where + s.message());
 
   std::string buffer;
-  Answer head;
   bool have_head = false;
   Status read = ReadAnswer(sock.fd(), deadline, &buffer, [&](const std::string& b) {
-    if (!have_head) have_head = ParseHead(b, &head);
-    return have_head && head.content_length >= 0 &&
-           b.size() >= head.body_start + static_cast<std::size_t>(head.content_length);
+    if (!have_head) have_head = ParseHead(b, head);
+    return have_head && head->content_length >= 0 &&
+           b.size() >= head->body_start + static_cast<std::size_t>(head->content_length);
   });
   if (!read.ok()) return Status::Error(where + read.message());
-  if (!have_head && !ParseHead(buffer, &head)) return Status::Error(where + "not an HTTP answer");
-  if (head.status != 200) return Status::Error(where + "HTTP " + std::to_string(head.status));
-  if (head.chunked) return Status::Error(where + "chunked answers are not read");
-  if (head.failed_open) return Status::Error(where + "did not judge: " + head.fail_open);
-  std::string body = buffer.substr(head.body_start);
-  if (head.content_length >= 0) {
-    if (body.size() < static_cast<std::size_t>(head.content_length)) return Status::Error(where + "answer cut short");
-    body.resize(static_cast<std::size_t>(head.content_length));
+  if (!have_head && !ParseHead(buffer, head)) return Status::Error(where + "not an HTTP answer");
+  if (head->status != 200) return Status::Error(where + "HTTP " + std::to_string(head->status));
+  if (head->chunked) return Status::Error(where + "chunked answers are not read");
+  *body = buffer.substr(head->body_start);
+  if (head->content_length >= 0) {
+    if (body->size() < static_cast<std::size_t>(head->content_length)) return Status::Error(where + "answer cut short");
+    body->resize(static_cast<std::size_t>(head->content_length));
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status AskDaemon(const DaemonOptions& options, std::string_view input, std::string* answer) {
+  Answer head;
+  std::string body;
+  if (Status s = Exchange(options, "POST", "/hook", input, &head, &body); !s.ok()) return s;
+  if (head.failed_open) return Status::Error("daemon at " + options.url + ": did not judge: " + head.fail_open);
   *answer = std::move(body);
   return Status::Ok();
+}
+
+Status ProbeDaemon(const DaemonOptions& options, std::string* body) {
+  Answer head;
+  return Exchange(options, "GET", "/healthz", "", &head, body);
 }
 
 }  // namespace causegate::hook

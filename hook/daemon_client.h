@@ -26,4 +26,8 @@ struct DaemonOptions {
 // that this process can read.
 Status AskDaemon(const DaemonOptions& options, std::string_view input, std::string* answer);
 
+// GETs the daemon's /healthz (`causegate doctor`): ok on a 200 answer,
+// *body its body. Errors as AskDaemon's, without the fail-open one.
+Status ProbeDaemon(const DaemonOptions& options, std::string* body);
+
 }  // namespace causegate::hook

@@ -64,14 +64,14 @@ Json Handler(Agent agent, const std::string& binary) {
   return h;
 }
 
-// The first two words of a shell command line (quotes removed).
-std::vector<std::string> FirstWords(std::string_view line) {
+// The words of a shell command line (quotes removed), at most limit of them.
+std::vector<std::string> ShellWords(std::string_view line, std::size_t limit) {
   std::vector<std::string> words;
   std::string word;
   bool in_word = false;
   char quote = 0;
   for (const char c : line) {
-    if (words.size() == 2) break;
+    if (words.size() == limit) break;
     if (quote != 0) {
       if (c == quote) {
         quote = 0;
@@ -92,9 +92,11 @@ std::vector<std::string> FirstWords(std::string_view line) {
       in_word = true;
     }
   }
-  if (in_word && words.size() < 2) words.push_back(std::move(word));
+  if (in_word && words.size() < limit) words.push_back(std::move(word));
   return words;
 }
+
+std::vector<std::string> FirstWords(std::string_view line) { return ShellWords(line, 2); }
 
 bool IsCausegateBinary(std::string_view path) {
   const std::size_t slash = path.rfind('/');
@@ -189,6 +191,53 @@ void RemoveEvent(Json* list, Layout layout, const std::string& event, EditResult
   if (removed) out->removed.push_back(event);
 }
 
+// A settings document: blank text is an empty object.
+Status ParseDocument(const std::string& text, Json* doc) {
+  *doc = Json::object();
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return Status::Ok();
+  if (!evidence::JsonDepthWithin(text, limits::kMaxJsonDepth)) return Status::Error("JSON nested too deep");
+  *doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc->is_discarded()) return Status::Error("not valid JSON (comments are not allowed either)");
+  if (!doc->is_object()) return Status::Error("not a JSON object");
+  return Status::Ok();
+}
+
+HookEntry Describe(const std::string& event, std::size_t group, std::size_t index, const Json& handler) {
+  HookEntry e;
+  e.event = event;
+  e.group = group;
+  e.index = index;
+  e.ours = IsOurs(handler);
+  if (!handler.is_object()) return e;
+  auto text = [&](const char* key) {
+    const auto it = handler.find(key);
+    return it != handler.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  e.type = text("type");
+  e.url = text("url");
+  e.command = text("command");
+  if (e.command.empty()) e.command = text("bash");
+  const auto args = handler.find("args");
+  if (args != handler.end() && args->is_array()) {
+    e.exec_form = true;
+    e.program = e.command;
+    for (const Json& a : *args) e.words.push_back(a.is_string() ? a.get<std::string>() : a.dump());
+  } else {
+    e.words = ShellWords(e.command, static_cast<std::size_t>(-1));
+    if (!e.words.empty()) {
+      e.program = e.words.front();
+      e.words.erase(e.words.begin());
+    }
+  }
+  for (const char* key : {"timeout", "timeoutSec"}) {
+    const auto it = handler.find(key);
+    if (it != handler.end() && it->is_number_integer()) e.timeout = it->get<long long>();
+  }
+  const auto async = handler.find("async");
+  e.async = async != handler.end() && async->is_boolean() && async->get<bool>();
+  return e;
+}
+
 // The indentation of text: the white space starting its first indented line.
 std::pair<char, int> DetectIndent(const std::string& text) {
   for (std::size_t i = text.find('\n'); i != std::string::npos; i = text.find('\n', i + 1)) {
@@ -265,6 +314,30 @@ std::vector<std::string> HookEvents(Agent agent) {
   return {};
 }
 
+Status ListHooks(Agent agent, const std::string& text, std::vector<HookEntry>* out) {
+  out->clear();
+  Json doc;
+  if (Status s = ParseDocument(text, &doc); !s.ok()) return s;
+  if (!doc.contains("hooks")) return Status::Ok();
+  if (!doc["hooks"].is_object()) return Status::Error("\"hooks\" is not an object");
+  const Json& hooks = doc["hooks"];
+  for (const std::string& event : HookEvents(agent)) {
+    if (!hooks.contains(event)) continue;
+    const Json& list = hooks[event];
+    if (!list.is_array()) return Status::Error("\"hooks\"." + event + " is not a list");
+    for (std::size_t g = 0; g < list.size(); ++g) {
+      if (LayoutOf(agent) == Layout::kFlat) {
+        out->push_back(Describe(event, 0, g, list[g]));
+        continue;
+      }
+      const Json& group = list[g];
+      if (!group.is_object() || !group.contains("hooks") || !group["hooks"].is_array()) continue;
+      for (std::size_t h = 0; h < group["hooks"].size(); ++h) out->push_back(Describe(event, g, h, group["hooks"][h]));
+    }
+  }
+  return Status::Ok();
+}
+
 std::string ShellQuote(std::string_view word) {
   bool plain = !word.empty();
   for (const char c : word) {
@@ -288,12 +361,7 @@ Status EditSettings(Agent agent, Edit edit, const std::string& binary, const std
   *out = EditResult();
   const bool blank = before.find_first_not_of(" \t\r\n") == std::string::npos;
   Json doc = Json::object();
-  if (!blank) {
-    if (!evidence::JsonDepthWithin(before, limits::kMaxJsonDepth)) return Status::Error("JSON nested too deep");
-    doc = Json::parse(before, nullptr, /*allow_exceptions=*/false);
-    if (doc.is_discarded()) return Status::Error("not valid JSON (comments are not allowed either)");
-    if (!doc.is_object()) return Status::Error("not a JSON object");
-  }
+  if (Status s = ParseDocument(before, &doc); !s.ok()) return s;
   const Layout layout = LayoutOf(agent);
   if (edit == Edit::kAdd && doc.empty() && layout == Layout::kFlat) doc["version"] = 1;
   if (doc.contains("hooks") && !doc["hooks"].is_object()) return Status::Error("\"hooks\" is not an object");

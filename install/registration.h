@@ -12,6 +12,8 @@
 // Tests: tests/unit/install/registration_test.cc.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,6 +68,28 @@ struct EditResult {
 // an unexpected shape (the file is then left untouched by the caller).
 Status EditSettings(Agent agent, Edit edit, const std::string& binary, const std::string& before, bool exists,
                     bool had_backup, EditResult* out);
+
+// One handler on one of causegate's events in a settings file, as written.
+struct HookEntry {
+  std::string event;
+  std::size_t group = 0;  // grouped layout: index in the event's list (flat layout: 0)
+  std::size_t index = 0;  // index in the group's "hooks" (flat layout: in the event's list)
+  bool ours = false;      // carries causegate's mark (see the top of this file)
+  std::string type;       // "command", "http", ... ("" when absent)
+  std::string command;    // "command" (Copilot: "bash") as written
+  bool exec_form = false; // "args" present: command is the program, args its arguments
+  std::string program;    // the program run: command (exec form) or the command line's first word
+  std::vector<std::string> words;  // the arguments after the program (exec form: args)
+  std::string url;        // http hooks
+  std::optional<long long> timeout;  // "timeout" (Copilot: "timeoutSec"), when an integer
+  bool async = false;
+};
+
+// Every handler on the agent's causegate events (HookEvents) in text, in
+// file order, causegate's and others'. A missing or blank text has none.
+// Errors: as EditSettings for text that is not a JSON object or whose
+// hooks section has an unexpected shape.
+Status ListHooks(Agent agent, const std::string& text, std::vector<HookEntry>* out);
 
 // The words of a shell command line for a registration: word quoted with
 // single quotes when it holds anything but [A-Za-z0-9_./=:-].
