@@ -82,6 +82,8 @@ void AddEvalCommand(CLI::App& app, Common& common) {
       return;
     }
     gate::GateOptions options;
+    // Saved turns never grow: judge each at its first read.
+    options.transcript_wait = gate::TranscriptWait::kNever;
     rules::ClaimScorer scorer;
     if (!weights_path->empty()) {
       std::string text;

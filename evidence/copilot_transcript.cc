@@ -209,12 +209,13 @@ LineRecord ParseCopilotEventLine(std::string_view line) {
   return rec;
 }
 
-Status ReadCopilotFinalMessage(const std::string& path, std::string* out) {
+Status ReadCopilotFinalMessage(const std::string& path, CopilotFinalMessage* out) {
   std::unique_ptr<TranscriptFile> file;
   if (Status s = TranscriptFile::Open(path, &file); !s.ok()) return s;
   ReverseLineReader reader(std::move(file));
   RawLine raw;
   bool any_event = false;
+  bool tools_after = false;  // a later assistant.message asked for tools
   while (reader.Prev(&raw)) {
     if (raw.too_long || raw.text.empty() || !JsonDepthWithin(raw.text, limits::kMaxJsonDepth)) continue;
     std::string scrubbed;
@@ -232,15 +233,21 @@ Status ReadCopilotFinalMessage(const std::string& path, std::string* out) {
     if (*type != "assistant.message") continue;
     const auto data = line.find("data");
     if (data == line.end() || !data->is_object()) continue;
+    const auto requests = data->find("toolRequests");
+    const bool asks_tools = requests != data->end() && requests->is_array() && !requests->empty();
     const auto content = data->find("content");
-    if (content == data->end() || !content->is_string() || content->get_ref<const std::string&>().empty()) continue;
+    if (content == data->end() || !content->is_string() || content->get_ref<const std::string&>().empty()) {
+      tools_after = tools_after || asks_tools;
+      continue;
+    }
     const std::string& message = content->get_ref<const std::string&>();
-    *out = std::string(Utf8Prefix(message, limits::kMaxMessageBytes));
+    out->text = std::string(Utf8Prefix(message, limits::kMaxMessageBytes));
+    out->answered = !asks_tools && !tools_after;
     return Status::Ok();
   }
   if (!reader.status().ok()) return reader.status();
   if (!any_event) return Status::Error(path + ": no Copilot session events");
-  out->clear();
+  *out = CopilotFinalMessage();
   return Status::Ok();
 }
 

@@ -42,9 +42,20 @@
 
 namespace causegate::evidence {
 
-// *out: the final text ("" when the turn has no assistant text yet).
+struct CopilotFinalMessage {
+  // data.content of the turn's last assistant.message with text; "" when
+  // the turn has none yet.
+  std::string text;
+  // True when neither that message nor a later one asks for tools: it is
+  // the turn's answer. False when there is no text yet, or the text is
+  // narration before a tool call (it came with toolRequests, or a later
+  // message has them): Copilot writes the answer ~100 ms after its
+  // agentStop hook fires, so the gate reads again (gate/transcript_wait.h).
+  bool answered = false;
+};
+
 // Errors: the file cannot be opened or read, or holds no Copilot event.
-Status ReadCopilotFinalMessage(const std::string& path, std::string* out);
+Status ReadCopilotFinalMessage(const std::string& path, CopilotFinalMessage* out);
 
 // Classifies one events.jsonl line (without its '\n'), as above. Internal
 // to evidence/. Never throws; a line that is not a JSON object, is nested

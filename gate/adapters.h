@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gate/hook_input.h"
+#include "gate/transcript_wait.h"
 
 namespace causegate::gate {
 struct LoopState;
@@ -46,8 +47,19 @@ std::string DecisionOrWarning(const rules::Outcome& outcome, const char* block_d
 
 // The turn from a Claude Code-shaped request: transcript_path, or for a
 // subagent stop agent_transcript_path (read as the subagent's own file).
-// evidence::ReadLastTurn recognises the transcript's format.
+// evidence::ReadLastTurn recognises the transcript's format. One read:
+// Codex's rollout is whole at hook time.
 Status LoadTranscriptTurn(const HookRequest& request, evidence::LastTurn* out);
+// LoadTranscriptTurn, read again while Claude Code may still be writing
+// the turn (ClaudeTurnLag); the final message is still the file's.
+Status LoadClaudeCodeTurn(const HookRequest& request, TranscriptWait wait, evidence::LastTurn* out);
+// Why a Claude Code turn read from its file is not yet the whole turn the
+// hook speaks of, or nullptr: the last tool call has no result yet, or
+// last_assistant_message (when given and not empty) is not yet the file's
+// last assistant text (compared without white space; a final message cut
+// at limits::kMaxMessageBytes as a prefix). Not asked for a SubagentStop
+// read from the main file, whose last text is the parent's.
+const char* ClaudeTurnLag(const HookRequest& request, const evidence::Turn& turn);
 // "~/" at the start of a path expanded with $HOME.
 std::string ExpandHome(const std::string& path);
 
@@ -75,7 +87,9 @@ Status LoadGeminiTurn(const HookRequest& request, evidence::LastTurn* out);
 std::string GeminiTextSinceLastBlock(const std::string& response, const LoopState& state,
                                      const std::vector<std::string>& answered_before_block);
 Status LoadCursorTurn(const HookRequest& request, evidence::LastTurn* out);
-Status LoadCopilotTurn(const HookRequest& request, evidence::LastTurn* out);
+// Copilot's final text is read again until the answer is written
+// (evidence::CopilotFinalMessage::answered); past the wait it is an error.
+Status LoadCopilotTurn(const HookRequest& request, TranscriptWait wait, evidence::LastTurn* out);
 
 // True for text the gate itself sent back to the agent (a block reason
 // that came back as the next prompt). Every reason starts with "causegate".

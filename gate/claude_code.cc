@@ -3,12 +3,80 @@
 // subagent), last_assistant_message and stop_hook_active; the answer is
 // {"decision":"block","reason":...} to send the agent back,
 // {"systemMessage":...} to warn the user, or nothing.
-// Tests: tests/unit/gate/claude_code_test.cc.
+//
+// Claude Code flushes the session file every 100 ms and not before its
+// Stop hooks, so the hook can find the turn's last tool_result, its final
+// text or an earlier block's feedback line not yet written, and would
+// call a correct quote of tool output fabricated. A turn whose last tool
+// call has no result, or whose last text is not yet last_assistant_message
+// (which is always current), is read again for up to
+// kClaudeCodeTranscriptWait (gate/transcript_wait.h); past that it is
+// judged as read, with a warning.
+// Tests: tests/unit/gate/claude_code_test.cc, transcript_wait_test.cc.
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 
+#include <string_view>
+
+#include "evidence/limits.h"
 #include "gate/adapters.h"
 
 namespace causegate::gate::adapters {
+namespace {
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+// True when message and the file's text are the same once white space is
+// skipped (Claude Code and the reader may join a message's text blocks
+// differently). A file text cut at kMaxMessageBytes need only be a prefix.
+bool SameText(std::string_view file_text, std::string_view message) {
+  // Utf8Prefix cuts at most 3 bytes short of the limit.
+  const bool cut = file_text.size() + 4 > limits::kMaxMessageBytes;
+  std::size_t i = 0, j = 0;
+  while (true) {
+    while (i < file_text.size() && IsSpace(file_text[i])) ++i;
+    while (j < message.size() && IsSpace(message[j])) ++j;
+    if (i == file_text.size()) return j == message.size() || cut;
+    if (j == message.size() || file_text[i] != message[j]) return false;
+    ++i;
+    ++j;
+  }
+}
+
+}  // namespace
+
+const char* ClaudeTurnLag(const HookRequest& request, const evidence::Turn& turn) {
+  // A SubagentStop without its own file is judged on the main file, whose
+  // last text and pending Agent call are the parent's: nothing to wait for.
+  if (request.subagent() && request.agent_transcript_path.empty()) return nullptr;
+  if (!turn.tool_calls.empty() && !turn.tool_calls.back().has_result) return "the last tool call has no result yet";
+  if (request.last_assistant_message && !request.last_assistant_message->empty() &&
+      !SameText(turn.final_message, *request.last_assistant_message)) {
+    return "last_assistant_message is not yet the file's last text";
+  }
+  return nullptr;
+}
+
+Status LoadClaudeCodeTurn(const HookRequest& request, TranscriptWait wait, evidence::LastTurn* out) {
+  const char* lag = nullptr;
+  const auto read = [&request, out, &lag](ReadState* state) {
+    const Status s = LoadTranscriptTurn(request, out);
+    lag = s.ok() ? ClaudeTurnLag(request, out->turn) : nullptr;
+    *state = lag != nullptr ? ReadState::kLagging : ReadState::kWhole;
+    return s;
+  };
+  ReadState state = ReadState::kWhole;
+  double waited_ms = 0;
+  const Status s = ReadWhileLagging(Agent::kClaudeCode, wait, read, &state, &waited_ms);
+  if (state == ReadState::kLagging) {
+    // Judging what is there is what causegate did before it waited; an
+    // orphaned tool call (an interrupted tool) ends here too.
+    spdlog::warn("claude-code: transcript still incomplete after {:.0f} ms ({}); judged as read", waited_ms, lag);
+  } else if (waited_ms > 0) {
+    spdlog::debug("claude-code: transcript complete after {:.0f} ms", waited_ms);
+  }
+  return s;
+}
 
 Status ParseClaudeCode(const Json& doc, HookRequest* out) {
   for (auto [field, target] : {std::pair{"hook_event_name", &out->event}, {"session_id", &out->session_id},

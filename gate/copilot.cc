@@ -12,18 +12,26 @@
 // (gate/session_log.h); the final text is the input's own
 // (subagentStop: response / last_assistant_message) or the last
 // assistant.message of the session file (evidence/copilot_transcript.h).
+// Copilot writes that message ~100 ms after agentStop fires, so the file
+// is read again until it holds the answer (gate/transcript_wait.h); when
+// it never does, the stop fails open saying so, never allows on no text.
 // Copilot's file tools are named as Claude Code names them (bash -> Bash,
 // view -> Read, create -> Write, edit / str_replace -> Edit, with their
 // inputs renamed to match) so that evidence/ recognises text the agent
 // wrote itself.
 // Tests: tests/unit/gate/copilot_test.cc.
 #include <nlohmann/json.hpp>
-
+#include <spdlog/spdlog.h>
 #include <sys/stat.h>
+
+#include <cerrno>
+#include <cmath>
+#include <string>
 
 #include "evidence/copilot_transcript.h"
 #include "gate/adapters.h"
 #include "gate/session_log.h"
+#include "gate/transcript_wait.h"
 
 namespace causegate::gate::adapters {
 namespace {
@@ -108,6 +116,14 @@ bool IsFile(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+// A session file that Copilot has not created yet, or created and not yet
+// written to: worth waiting for, unlike one that is unreadable.
+bool NotWrittenYet(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return errno == ENOENT;
+  return S_ISREG(st.st_mode) && st.st_size == 0;
+}
+
 }  // namespace
 
 Status ParseCopilot(const Json& doc, HookRequest* out) {
@@ -165,7 +181,7 @@ std::string RenderCopilot(const HookRequest& request, const rules::Outcome& outc
   return DecisionOrWarning(outcome, "block");
 }
 
-Status LoadCopilotTurn(const HookRequest& request, evidence::LastTurn* out) {
+Status LoadCopilotTurn(const HookRequest& request, TranscriptWait wait, evidence::LastTurn* out) {
   // postToolUse may come without a session id; its log is then keyed by cwd.
   std::string path = SessionLogPath(Agent::kCopilot, request.session_id, request.cwd);
   if (!request.session_id.empty() && !IsFile(path)) path = SessionLogPath(Agent::kCopilot, "", request.cwd);
@@ -178,9 +194,31 @@ Status LoadCopilotTurn(const HookRequest& request, evidence::LastTurn* out) {
   if (request.last_assistant_message) return Status::Ok();
   const std::string transcript = ExpandHome(request.transcript_path);
   if (transcript.empty()) return Status::Error("copilot hook input: no transcriptPath to read the final message from");
-  std::string final_message;
-  if (Status s = evidence::ReadCopilotFinalMessage(transcript, &final_message); !s.ok()) return s;
-  out->turn.final_message = std::move(final_message);
+  // agentStop fires before Copilot writes the answer (and, in a new
+  // session, before the file exists): read until the answer is there.
+  evidence::CopilotFinalMessage final;
+  const auto read = [&transcript, &final](ReadState* state) {
+    const Status s = evidence::ReadCopilotFinalMessage(transcript, &final);
+    const bool lagging = s.ok() ? !final.answered : NotWrittenYet(transcript);
+    *state = lagging ? ReadState::kLagging : ReadState::kWhole;
+    return s;
+  };
+  ReadState state = ReadState::kWhole;
+  double waited_ms = 0;
+  const Status s = ReadWhileLagging(Agent::kCopilot, wait, read, &state, &waited_ms);
+  if (state == ReadState::kLagging) {
+    // No text yet is never an allow: without the answer there is nothing
+    // to judge, so the stop fails open and says so.
+    const std::string found = !s.ok()             ? s.message()
+                              : final.text.empty() ? std::string("no assistant text since the prompt")
+                                                   : std::string("only narration before a tool call");
+    return Status::Error("copilot: " + transcript + ": timed out after " + std::to_string(std::lround(waited_ms)) +
+                         " ms waiting for the turn's final assistant.message, which Copilot writes after agentStop (" +
+                         found + "; " + kTranscriptWaitEnv + " sets the wait)");
+  }
+  if (!s.ok()) return s;
+  if (waited_ms > 0) spdlog::debug("copilot: final message written after {:.0f} ms", waited_ms);
+  out->turn.final_message = std::move(final.text);
   return Status::Ok();
 }
 

@@ -81,7 +81,7 @@ GateResult RunGate(std::string_view input, Agent agent, const rules::RuleSet& ru
     return result;
   }
   evidence::LastTurn last;
-  if (Status s = LoadTurn(req, &last); !s.ok()) {
+  if (Status s = LoadTurn(req, options.transcript_wait, &last); !s.ok()) {
     result.fail_open_reason = s.message();
     return result;
   }

@@ -6,6 +6,9 @@
 //
 // Fails open: when the input cannot be parsed or the transcript cannot be
 // read, the result allows (output "") and fail_open_reason says why.
+// May sleep while the agent finishes writing its transcript: up to
+// kClaudeCodeTranscriptWait / kCopilotTranscriptWait, never for a turn that
+// is whole at the first read (gate/transcript_wait.h); read_ms includes it.
 // Thread-safe for concurrent calls sharing one RuleSet.
 // Tests: tests/unit/gate/gate_test.cc and tests/e2e.
 #pragma once
@@ -26,6 +29,10 @@ struct GateOptions {
   // The claim scorer's weights; null: the embedded ones (eval --weights
   // tries a refit without a rebuild).
   const rules::ClaimScorer* scorer = nullptr;
+  // Whether a turn the agent is still writing is read again before it is
+  // judged (gate/transcript_wait.h). The daemon keeps the default: the
+  // wait sleeps only the worker serving that request.
+  TranscriptWait transcript_wait = TranscriptWait::kWhileLagging;
 };
 
 // Why an answer is let through unjudged (RunGate's GateResult::not_judged,

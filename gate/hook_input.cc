@@ -193,15 +193,15 @@ std::string RenderHookOutput(const HookRequest& request, const rules::Outcome& o
   return "";
 }
 
-Status LoadTurn(const HookRequest& request, evidence::LastTurn* out) {
+Status LoadTurn(const HookRequest& request, TranscriptWait wait, evidence::LastTurn* out) {
   Status s;
   switch (request.agent) {
     case Agent::kAuto:
-    case Agent::kClaudeCode:
+    case Agent::kClaudeCode: s = adapters::LoadClaudeCodeTurn(request, wait, out); break;
     case Agent::kCodex: s = adapters::LoadTranscriptTurn(request, out); break;
     case Agent::kGemini: s = adapters::LoadGeminiTurn(request, out); break;
     case Agent::kCursor: s = adapters::LoadCursorTurn(request, out); break;
-    case Agent::kCopilot: s = adapters::LoadCopilotTurn(request, out); break;
+    case Agent::kCopilot: s = adapters::LoadCopilotTurn(request, wait, out); break;
   }
   if (!s.ok()) return s;
   // Gemini's prompt_response grows with every retry: LoadGeminiTurn took

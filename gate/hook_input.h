@@ -16,6 +16,7 @@
 #include "evidence/status.h"
 #include "evidence/transcript.h"
 #include "evidence/turn.h"
+#include "gate/transcript_wait.h"
 #include "rules/loop_policy.h"
 #include "rules/verdict.h"
 
@@ -104,7 +105,10 @@ std::string RenderHookOutput(const HookRequest& request, const rules::Outcome& o
 // final message the agent sent inline (last_assistant_message,
 // prompt_response, response) replaces the transcript's. Errors name the
 // agent and say what is missing; the gate then fails open.
-Status LoadTurn(const HookRequest& request, evidence::LastTurn* out);
+// With TranscriptWait::kWhileLagging, a Claude Code or Copilot turn that
+// the agent is still writing is read again for a bounded time, sleeping on
+// the calling thread (gate/transcript_wait.h); a whole turn is read once.
+Status LoadTurn(const HookRequest& request, TranscriptWait wait, evidence::LastTurn* out);
 
 // Blocks the gate already sent in this turn (rules/loop_policy.h), from
 // every signal the agent gives: the transcript's feedback lines, the

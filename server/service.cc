@@ -89,6 +89,10 @@ Reply Service::Hook(std::string_view body) {
       }
     }
   }
+  // RunGate may sleep this worker while the agent finishes writing its
+  // transcript (for Copilot 2 s at most by default; gate/transcript_wait.h). Other
+  // connections get workers of their own (http_server.cc), so only this
+  // answer waits.
   const gate::GateResult result = gate::RunGate(body, options_.agent, *rules, options_.gate);
   if (!result.judged) return FailOpen(result.fail_open_reason, &result.request, MsSince(start));
 

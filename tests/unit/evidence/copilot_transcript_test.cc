@@ -18,7 +18,7 @@ std::string Event(const char* type, const json& data) {
 
 TEST_CASE("copilot session file: the last assistant text of the last turn") {
   testing::TempDir dir;
-  std::string final;
+  CopilotFinalMessage final;
   const std::string path = dir.Write(
       "events.jsonl", {Event("session.start", {{"sessionId", "s"}}), Event("user.message", {{"content", "q1"}}),
                        Event("assistant.message", {{"messageId", "a"}, {"content", "old answer"}}),
@@ -27,15 +27,38 @@ TEST_CASE("copilot session file: the last assistant text of the last turn") {
                        Event("assistant.message", {{"messageId", "c"}, {"content", ""}, {"toolRequests", json::array()}}),
                        Event("tool.execution_complete", {{"toolCallId", "t"}, {"success", true}}), "{not json"});
   REQUIRE(ReadCopilotFinalMessage(path, &final).ok());
-  CHECK(final == "The cause is X.");
+  CHECK(final.text == "The cause is X.");
+  CHECK(final.answered);
 
   const std::string no_text = dir.Write("none.jsonl", {Event("user.message", {{"content", "q"}})});
-  final = "stale";
+  final.text = "stale";
+  final.answered = true;
   REQUIRE(ReadCopilotFinalMessage(no_text, &final).ok());
-  CHECK(final.empty());
+  CHECK(final.text.empty());
+  CHECK_FALSE(final.answered);
 
   CHECK_FALSE(ReadCopilotFinalMessage(dir.Write("x.jsonl", {"{}", "[1]"}), &final).ok());
   CHECK_FALSE(ReadCopilotFinalMessage(dir.File("missing.jsonl"), &final).ok());
+}
+
+TEST_CASE("copilot session file: narration before a tool call is not the answer") {
+  testing::TempDir dir;
+  const json call = {{{"toolCallId", "t"}, {"name", "bash"}, {"arguments", {{"command", "df"}}}}};
+  const std::string prompt = Event("user.message", {{"content", "q"}});
+  for (const auto& [name, lines] : std::vector<std::pair<const char*, std::vector<std::string>>>{
+           {"text with toolRequests",
+            {prompt, Event("assistant.message", {{"messageId", "a"}, {"content", "Let me look."}, {"toolRequests", call}})}},
+           {"text, then a message with toolRequests",
+            {prompt, Event("assistant.message", {{"messageId", "a"}, {"content", "Let me look."}}),
+             Event("assistant.message", {{"messageId", "b"}, {"content", ""}, {"toolRequests", call}}),
+             Event("tool.execution_complete", {{"toolCallId", "t"}, {"success", true}})}},
+       }) {
+    INFO(name);
+    CopilotFinalMessage final;
+    REQUIRE(ReadCopilotFinalMessage(dir.Write("events.jsonl", lines), &final).ok());
+    CHECK(final.text == "Let me look.");
+    CHECK_FALSE(final.answered);
+  }
 }
 
 TEST_CASE("copilot session file: every turn, for check and explain") {

@@ -58,7 +58,8 @@ TEST_CASE("RunGate blocks an unsupported claim and allows the cited one") {
   CHECK_THAT(answer["reason"].get<std::string>(), Catch::Contains("no-citation"));
 
   const std::string cited = "The export failed because the disk is full: `/dev/nvme1n1p1  500G  500G     0 100% /srv`.";
-  r = RunGate(Input(blocked, false, &cited), Agent::kAuto, Rules(), GateOptions());
+  const std::string allowed = dir.Write("a.jsonl", Session(cited, 0));
+  r = RunGate(Input(allowed, false, &cited), Agent::kAuto, Rules(), GateOptions());
   REQUIRE(r.judged);
   CHECK(r.outcome.action == rules::Action::kAllow);
   CHECK(r.output.empty());
@@ -68,7 +69,11 @@ TEST_CASE("last_assistant_message wins over a lagging transcript") {
   TempDir dir;
   const std::string path = dir.Write("t.jsonl", Session("Hypothesis: the disk may be full.", 0));
   const std::string final = "The root cause is a full disk.";
-  const GateResult r = RunGate(Input(path, false, &final), Agent::kAuto, Rules(), GateOptions());
+  // Judged at the first read: the wait for the file to catch up is
+  // tested in transcript_wait_test.cc.
+  GateOptions options;
+  options.transcript_wait = TranscriptWait::kNever;
+  const GateResult r = RunGate(Input(path, false, &final), Agent::kAuto, Rules(), options);
   REQUIRE(r.judged);
   CHECK(r.turn.final_message == final);
   CHECK(r.outcome.action == rules::Action::kBlock);
