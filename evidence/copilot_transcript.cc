@@ -209,6 +209,45 @@ LineRecord ParseCopilotEventLine(std::string_view line) {
   return rec;
 }
 
+namespace {
+
+// One events.jsonl line as JSON, or discarded when it is not a readable event.
+json ParseEvent(const RawLine& raw) {
+  if (raw.too_long || raw.text.empty() || !JsonDepthWithin(raw.text, limits::kMaxJsonDepth)) return json::value_t::discarded;
+  if (IsValidUtf8(raw.text)) return json::parse(raw.text, nullptr, /*allow_exceptions=*/false);
+  return json::parse(ScrubUtf8(raw.text), nullptr, /*allow_exceptions=*/false);
+}
+
+std::string_view EventType(const json& line) {
+  if (!line.is_object()) return "";
+  const auto type = line.find("type");
+  return type != line.end() && type->is_string() ? std::string_view(type->get_ref<const std::string&>()) : "";
+}
+
+// A user.message that is the gate's reason coming back (see the header).
+bool IsFeedbackMessage(const json& line) {
+  const auto data = line.find("data");
+  if (data == line.end() || !data->is_object()) return false;
+  const auto content = data->find("content");
+  return content != data->end() && content->is_string() &&
+         StartsWith(WithoutDatetime(content->get_ref<const std::string&>()), "causegate");
+}
+
+// Reads on backwards from the answer: the gate's reasons since the user's
+// own prompt, to tell the answer to the last block from a stale one.
+Status CountFeedbackSincePrompt(ReverseLineReader* reader, int* count) {
+  RawLine raw;
+  while (reader->Prev(&raw)) {
+    const json line = ParseEvent(raw);
+    if (EventType(line) != "user.message") continue;
+    if (!IsFeedbackMessage(line)) return Status::Ok();
+    ++*count;
+  }
+  return reader->status();
+}
+
+}  // namespace
+
 Status ReadCopilotFinalMessage(const std::string& path, CopilotFinalMessage* out) {
   std::unique_ptr<TranscriptFile> file;
   if (Status s = TranscriptFile::Open(path, &file); !s.ok()) return s;
@@ -217,20 +256,12 @@ Status ReadCopilotFinalMessage(const std::string& path, CopilotFinalMessage* out
   bool any_event = false;
   bool tools_after = false;  // a later assistant.message asked for tools
   while (reader.Prev(&raw)) {
-    if (raw.too_long || raw.text.empty() || !JsonDepthWithin(raw.text, limits::kMaxJsonDepth)) continue;
-    std::string scrubbed;
-    std::string_view text = raw.text;
-    if (!IsValidUtf8(text)) {
-      scrubbed = ScrubUtf8(text);
-      text = scrubbed;
-    }
-    const json line = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (line.is_discarded() || !line.is_object()) continue;
-    const auto type = line.find("type");
-    if (type == line.end() || !type->is_string()) continue;
+    const json line = ParseEvent(raw);
+    const std::string_view type = EventType(line);
+    if (type.empty()) continue;
     any_event = true;
-    if (*type == "user.message") break;
-    if (*type != "assistant.message") continue;
+    if (type == "user.message") break;
+    if (type != "assistant.message") continue;
     const auto data = line.find("data");
     if (data == line.end() || !data->is_object()) continue;
     const auto requests = data->find("toolRequests");
@@ -243,7 +274,8 @@ Status ReadCopilotFinalMessage(const std::string& path, CopilotFinalMessage* out
     const std::string& message = content->get_ref<const std::string&>();
     out->text = std::string(Utf8Prefix(message, limits::kMaxMessageBytes));
     out->answered = !asks_tools && !tools_after;
-    return Status::Ok();
+    out->feedback_since_prompt = 0;
+    return CountFeedbackSincePrompt(&reader, &out->feedback_since_prompt);
   }
   if (!reader.status().ok()) return reader.status();
   if (!any_event) return Status::Error(path + ": no Copilot session events");

@@ -52,6 +52,11 @@ struct CopilotFinalMessage {
   // message has them): Copilot writes the answer ~100 ms after its
   // agentStop hook fires, so the gate reads again (gate/transcript_wait.h).
   bool answered = false;
+  // The gate's reasons that came back as user.messages between the user's
+  // own prompt and the answer. The answer to the n-th block follows n of
+  // them; fewer means the file still ends in an earlier attempt (Copilot
+  // enqueues the reason as a prompt, and writes it late like the rest).
+  int feedback_since_prompt = 0;
 };
 
 // Errors: the file cannot be opened or read, or holds no Copilot event.

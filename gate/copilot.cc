@@ -196,10 +196,14 @@ Status LoadCopilotTurn(const HookRequest& request, TranscriptWait wait, evidence
   if (transcript.empty()) return Status::Error("copilot hook input: no transcriptPath to read the final message from");
   // agentStop fires before Copilot writes the answer (and, in a new
   // session, before the file exists): read until the answer is there.
+  // After a block the stale answer is the one blocked: the file is whole
+  // only once it holds every reason this session's log saw come back.
+  const int blocks_sent = static_cast<int>(out->turn.stop_feedback.size());
   evidence::CopilotFinalMessage final;
-  const auto read = [&transcript, &final](ReadState* state) {
+  const auto read = [&transcript, &final, blocks_sent](ReadState* state) {
     const Status s = evidence::ReadCopilotFinalMessage(transcript, &final);
-    const bool lagging = s.ok() ? !final.answered : NotWrittenYet(transcript);
+    const bool lagging =
+        s.ok() ? !final.answered || final.feedback_since_prompt < blocks_sent : NotWrittenYet(transcript);
     *state = lagging ? ReadState::kLagging : ReadState::kWhole;
     return s;
   };
@@ -211,7 +215,8 @@ Status LoadCopilotTurn(const HookRequest& request, TranscriptWait wait, evidence
     // to judge, so the stop fails open and says so.
     const std::string found = !s.ok()             ? s.message()
                               : final.text.empty() ? std::string("no assistant text since the prompt")
-                                                   : std::string("only narration before a tool call");
+                              : !final.answered    ? std::string("only narration before a tool call")
+                                                   : std::string("no answer yet to the last block");
     return Status::Error("copilot: " + transcript + ": timed out after " + std::to_string(std::lround(waited_ms)) +
                          " ms waiting for the turn's final assistant.message, which Copilot writes after agentStop (" +
                          found + "; " + kTranscriptWaitEnv + " sets the wait)");

@@ -353,6 +353,32 @@ TEST_CASE("copilot: an answer written after agentStop is judged, and an unsuppor
   }
 }
 
+TEST_CASE("copilot: after a block, the blocked answer still last in the file is not the retry's") {
+  WaitScope wait(kGenerousWaitMs);
+  testing::StateScope state;
+  std::vector<std::string> events = EventsBeforeAnswer();
+  events.push_back(Answer(testing::kClaim));
+  const std::string path = state.dir().Write("events.jsonl", events);
+  const json stop = CopilotStop(path);
+  const GateResult first = RunGate(stop.dump(), Agent::kCopilot, testing::BuiltinRules(), GateOptions());
+  REQUIRE(first.outcome.action == rules::Action::kBlock);
+  // Copilot enqueues the reason as the next prompt: userPromptSubmitted
+  // logs it at once, the session file gets it (and the retry) late.
+  json prompt = {{"timestamp", 1704614760000}, {"cwd", "/home/u/src"}, {"sessionId", "01HW"},
+                 {"prompt", first.outcome.reason}};
+  REQUIRE(RunGate(prompt.dump(), Agent::kCopilot, testing::BuiltinRules(), GateOptions()).recorded);
+  const std::string retry = "Hypothesis: the volume may be full; next I will compare df with du to test it.";
+  LateWriter writer(path, {Event("user.message", {{"content", first.outcome.reason}}),
+                           Event("assistant.turn_start", {{"turnId", "2"}}), Answer(retry)});
+  json again = stop;
+  again["stopHookActive"] = true;
+  const Timed t = TimedGate(again, Agent::kCopilot);
+  REQUIRE(t.result.judged);
+  CHECK(t.elapsed >= kLag);
+  CHECK(t.result.turn.final_message == retry);
+  CHECK(t.result.prior_blocks == 1);
+}
+
 TEST_CASE("copilot: narration before a tool call is not the answer") {
   WaitScope wait(kGenerousWaitMs);
   testing::StateScope state;
