@@ -76,8 +76,9 @@ def merge_json(path, doc):
 class Case:
     """One run's folders and environment."""
 
-    def __init__(self, root, causegate):
+    def __init__(self, root, causegate, agent_bin_dir=""):
         self.root = root
+        self.agent_bin_dir = agent_bin_dir
         self.home = os.path.join(root, "home")
         self.work = os.path.join(root, "work")
         self.state = os.path.join(root, "state")
@@ -89,7 +90,7 @@ class Case:
         return {
             "HOME": self.home,
             "USER": "tester",
-            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "PATH": ":".join(p for p in (self.agent_bin_dir, "/usr/local/bin:/usr/bin:/bin") if p),
             "LANG": "C.UTF-8",
             "TERM": "dumb",
             "XDG_STATE_HOME": self.state,
@@ -98,6 +99,12 @@ class Case:
             "NO_COLOR": "1",
             "CI": "1",
         }
+
+    def doctor(self, env):
+        """`causegate doctor` in the work folder: (exit code, output)."""
+        result = subprocess.run([self.causegate, "doctor"], cwd=self.work, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, timeout=60)
+        return result.returncode, result.stdout
 
     def init(self, agent, extra=()):
         """`causegate init` as a user runs it; returns its stdout."""
@@ -208,8 +215,16 @@ class Gemini:
         env.update({"GEMINI_API_KEY": "mock-key", "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{port}"})
         return env
 
+    def follow_doctor(self, case, env, report):
+        """Gemini loads hooks only in a trusted folder: doctor must say so,
+        and trusting the folder the way it says must be enough."""
+        if "not a trusted folder" not in report:
+            return "doctor did not report the untrusted folder"
+        write_json(os.path.join(case.home, ".gemini", "trustedFolders.json"), {case.work: "TRUST_FOLDER"})
+        return None
+
     def command(self, binary, prompt, spec):
-        return [binary, "-m", "gemini-2.5-pro", "--yolo", "-o", "stream-json", "--skip-trust", "-p", prompt]
+        return [binary, "-m", "gemini-2.5-pro", "--yolo", "-o", "stream-json", "-p", prompt]
 
 
 class Copilot:

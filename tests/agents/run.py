@@ -111,11 +111,31 @@ def warm_copilot(binary, shared_cache, work):
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
 
 
+def check_doctor(agent, case, env, root):
+    """`causegate doctor` must tell whether the hook will run; where it will
+    not, doing what it says must make it run. Returns a problem or None."""
+    code, report = case.doctor(env)
+    with open(os.path.join(root, "doctor.txt"), "w") as f:
+        f.write(report)
+    if code != 0 and hasattr(agent, "follow_doctor"):
+        problem = agent.follow_doctor(case, env, report)
+        if problem:
+            return problem
+        code, report = case.doctor(env)
+        with open(os.path.join(root, "doctor.txt"), "a") as f:
+            f.write("--- after following its advice\n" + report)
+    if code != 0:
+        return f"causegate doctor exited {code}: {report.strip()}"
+    if "will run" not in report:
+        return f"causegate doctor does not say the hook will run: {report.strip()}"
+    return None
+
+
 def run_case(case_spec, opts, binaries, copilot_cache):
     agent = {"claude-code": agent_defs.ClaudeCode(), "codex": agent_defs.Codex(), "gemini": agent_defs.Gemini(),
              "copilot": agent_defs.Copilot(copilot_cache)}[case_spec.agent]
     root = tempfile.mkdtemp(prefix=case_spec.name.replace("/", "-") + "-", dir=opts.work)
-    case = agent_defs.Case(root, opts.bin)
+    case = agent_defs.Case(root, opts.bin, os.path.dirname(binaries[case_spec.agent]))
     text = scenarios.TEXTS[case_spec.lang]
     with open(os.path.join(case.work, scenarios.LOG_NAME), "w", encoding="utf-8") as f:
         f.write(scenarios.LOG_TEXT)
@@ -131,6 +151,10 @@ def run_case(case_spec, opts, binaries, copilot_cache):
                 env0["CAUSEGATE_TOKEN"] = "agents-suite-token"
                 daemon = Daemon(opts.bin, case, env0)
             env = agent.configure(case, mock.port, case_spec.registration, daemon.url if daemon else None)
+            # A plugin given by --plugin-dir is in no settings file doctor reads.
+            problem = check_doctor(agent, case, env, root) if case_spec.registration != "plugin" else None
+            if problem:
+                return case_spec, False, problem, time.time() - started, root
             argv = agent.command(binaries[case_spec.agent], text["prompt"], case_spec)
             with open(os.path.join(root, "stdout"), "w") as out, open(os.path.join(root, "stderr"), "w") as err:
                 proc = subprocess.run(argv, cwd=case.work, env=env, stdin=subprocess.DEVNULL, stdout=out,
