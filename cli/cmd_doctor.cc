@@ -119,8 +119,7 @@ void AddDoctorCommand(CLI::App& app, Common& common) {
       "working folder that registers causegate.\nExit status: 0 every registered hook will run, 1 a registered hook "
       "will not run (the line says why and how to fix it), 2 a usage error.");
   cmd->callback([&common, home] {
-    const char* env_home = std::getenv("HOME");
-    install::Places places{!home->empty() ? *home : (env_home != nullptr ? env_home : ""), WorkingFolder()};
+    const install::Places places = install::PlacesFromEnvironment(*home, WorkingFolder());
     if (places.home.empty()) {
       std::fprintf(stderr, "causegate doctor: HOME is not set; use --home DIR\n");
       common.exit_code = 2;

@@ -54,8 +54,7 @@ void AddInitCommand(CLI::App& app, Common& common) {
       "hook's trust is recorded in ~/.codex/config.toml too (Codex runs only trusted hooks).");
   cmd->callback([&common, args] {
     using install::Agent;
-    const char* home = std::getenv("HOME");
-    install::Places places{home != nullptr ? home : "", WorkingFolder()};
+    const install::Places places = install::PlacesFromEnvironment("", WorkingFolder());
     const install::Scope scope = args->scope == "project" ? install::Scope::kProject : install::Scope::kUser;
     if (scope == install::Scope::kUser && places.home.empty()) {
       std::fprintf(stderr, "causegate init: HOME is not set; use --scope project\n");

@@ -47,7 +47,9 @@ std::string CodexTrustKey(const std::string& hooks_json, const HookEntry& entry)
   return path + ":stop:" + std::to_string(entry.group) + ":" + std::to_string(entry.index);
 }
 
-std::string CodexConfigPath(const Places& places) { return places.home + "/.codex/config.toml"; }
+std::string CodexConfigPath(const Places& places) {
+  return AgentFolder(Agent::kCodex, Scope::kUser, places) + "/config.toml";
+}
 
 Status PlanCodexTrust(const std::string& hooks_json_path, const std::string& hooks_before,
                       const std::string& hooks_after, const std::string& config_path, const SettingsText& config,

@@ -65,6 +65,17 @@ void CheckBinaries(const std::vector<const HookEntry*>& ours, DoctorLine* line) 
   }
 }
 
+// Claude Code fills a header's $VAR only when allowedEnvVars lists it;
+// otherwise the token goes out empty, the daemon answers 401, and Claude
+// Code lets the stop through with only "Stop hook error occurred".
+void CheckHeaderVariables(const HookEntry& e, DoctorLine* line) {
+  for (const std::string& var : e.header_vars) {
+    if (std::find(e.allowed_env_vars.begin(), e.allowed_env_vars.end(), var) != e.allowed_env_vars.end()) continue;
+    Stop(line, "the http hook's headers use $" + var + " but its allowedEnvVars does not list it: the daemon gets no token, answers 401, and every stop goes through unjudged",
+         "add \"allowedEnvVars\": [\"" + var + "\"] to the hook (examples/claude-settings-http.json)");
+  }
+}
+
 void CheckDaemons(const std::vector<const HookEntry*>& ours, DoctorEnv& env, DoctorLine* line) {
   for (const HookEntry* e : ours) {
     std::string base;
@@ -76,6 +87,7 @@ void CheckDaemons(const std::vector<const HookEntry*>& ours, DoctorEnv& env, Doc
       if (flag == e->words.end() || flag + 1 == e->words.end()) continue;
       base = *(flag + 1);
     }
+    if (http) CheckHeaderVariables(*e, line);
     const Status health = env.DaemonHealth(base);
     if (health.ok()) {
       line->checks.push_back("daemon " + base + " answers");

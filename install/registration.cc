@@ -9,6 +9,9 @@
 // Tests: tests/unit/install/registration_test.cc, tests/e2e/init_files.py.
 #include "install/registration.h"
 
+#include <cctype>
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 
 #include "evidence/json_bounds.h"
@@ -202,6 +205,21 @@ Status ParseDocument(const std::string& text, Json* doc) {
   return Status::Ok();
 }
 
+// The variables a header value names, $VAR or ${VAR}, as Claude Code
+// expands them in http hooks.
+void VariablesNamed(const std::string& value, std::vector<std::string>* out) {
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  for (std::size_t i = value.find('$'); i != std::string::npos; i = value.find('$', i + 1)) {
+    const bool braced = i + 1 < value.size() && value[i + 1] == '{';
+    std::size_t end = i + 1 + (braced ? 1 : 0);
+    const std::size_t start = end;
+    while (end < value.size() && word(value[end])) ++end;
+    if (end > start && (!braced || (end < value.size() && value[end] == '}'))) {
+      out->push_back(value.substr(start, end - start));
+    }
+  }
+}
+
 HookEntry Describe(const std::string& event, std::size_t group, std::size_t index, const Json& handler) {
   HookEntry e;
   e.event = event;
@@ -215,6 +233,16 @@ HookEntry Describe(const std::string& event, std::size_t group, std::size_t inde
   };
   e.type = text("type");
   e.url = text("url");
+  if (const auto headers = handler.find("headers"); headers != handler.end() && headers->is_object()) {
+    for (const auto& [name, value] : headers->items()) {
+      if (value.is_string()) VariablesNamed(value.get<std::string>(), &e.header_vars);
+    }
+  }
+  if (const auto allowed = handler.find("allowedEnvVars"); allowed != handler.end() && allowed->is_array()) {
+    for (const Json& v : *allowed) {
+      if (v.is_string()) e.allowed_env_vars.push_back(v.get<std::string>());
+    }
+  }
   e.command = text("command");
   if (e.command.empty()) e.command = text("bash");
   const auto args = handler.find("args");
@@ -277,11 +305,19 @@ bool ParseAgent(std::string_view name, Agent* agent) {
   return false;
 }
 
+Places PlacesFromEnvironment(const std::string& home_override, const std::string& working_folder) {
+  auto env = [](const char* name) {
+    const char* value = std::getenv(name);
+    return value != nullptr ? std::string(value) : std::string();
+  };
+  return Places{!home_override.empty() ? home_override : env("HOME"), working_folder, env("CODEX_HOME")};
+}
+
 std::string AgentFolder(Agent agent, Scope scope, const Places& places) {
   const std::string& root = scope == Scope::kUser ? places.home : places.project;
   switch (agent) {
     case Agent::kClaudeCode: return root + "/.claude";
-    case Agent::kCodex: return root + "/.codex";
+    case Agent::kCodex: return scope == Scope::kUser && !places.codex_home.empty() ? places.codex_home : root + "/.codex";
     case Agent::kGemini: return root + "/.gemini";
     case Agent::kCursor: return root + "/.cursor";
     case Agent::kCopilot: return root + (scope == Scope::kUser ? "/.copilot" : "/.github");

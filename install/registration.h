@@ -37,7 +37,13 @@ enum class Scope {
 struct Places {
   std::string home;     // $HOME
   std::string project;  // the project folder (the working folder)
+  // $CODEX_HOME, which Codex reads instead of ~/.codex when set ("": unset).
+  std::string codex_home;
 };
+
+// Places from the environment: HOME (or home_override), CODEX_HOME, and
+// the working folder.
+Places PlacesFromEnvironment(const std::string& home_override, const std::string& working_folder);
 
 // The settings file that holds the agent's hooks for scope.
 std::string SettingsPath(Agent agent, Scope scope, const Places& places);
@@ -81,6 +87,11 @@ struct HookEntry {
   std::string program;    // the program run: command (exec form) or the command line's first word
   std::vector<std::string> words;  // the arguments after the program (exec form: args)
   std::string url;        // http hooks
+  // http hooks: the variables the headers name ($VAR or ${VAR}) and the
+  // ones "allowedEnvVars" lets Claude Code fill in; a named variable not
+  // allowed is sent empty, and the daemon answers 401.
+  std::vector<std::string> header_vars;
+  std::vector<std::string> allowed_env_vars;
   std::optional<long long> timeout;  // "timeout" (Copilot: "timeoutSec"), when an integer
   bool async = false;
 };

@@ -54,6 +54,17 @@ std::string TrustedHash(const std::string& config, const std::string& key) {
   return state.trusted_hash;
 }
 
+TEST_CASE("codex trust: CODEX_HOME moves the hooks file and config.toml as it moves Codex's") {
+  const Places plain{"/h", "/w"};
+  CHECK(SettingsPath(Agent::kCodex, Scope::kUser, plain) == "/h/.codex/hooks.json");
+  CHECK(CodexConfigPath(plain) == "/h/.codex/config.toml");
+  const Places moved{"/h", "/w", "/srv/codex"};
+  CHECK(SettingsPath(Agent::kCodex, Scope::kUser, moved) == "/srv/codex/hooks.json");
+  CHECK(CodexConfigPath(moved) == "/srv/codex/config.toml");
+  // A project's own .codex folder is the project's, whatever CODEX_HOME says.
+  CHECK(SettingsPath(Agent::kCodex, Scope::kProject, moved) == "/w/.codex/hooks.json");
+}
+
 TEST_CASE("codex trust: the hash of a hook definition") {
   CHECK(CodexHookHash("/opt/cg/bin/causegate hook --agent codex", 30, false) == kOursHash);
   CHECK(CodexHookHash("notify-send done", kCodexDefaultTimeout, false) == kNotifyHash);

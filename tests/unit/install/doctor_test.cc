@@ -131,6 +131,27 @@ TEST_CASE("doctor: an http hook whose daemon is down will not run") {
   CHECK(DoctorExitCode(RunDoctor(places, env)) == 0);
 }
 
+TEST_CASE("doctor: an http hook whose token variable is not in allowedEnvVars will not run") {
+  evidence::testing::TempDir dir;
+  const Places places{dir.File("home"), dir.File("work")};
+  std::filesystem::create_directories(places.project);
+  const std::string hook =
+      R"({"type": "http", "url": "http://127.0.0.1:8787/hook", "headers": {"Authorization": "Bearer ${CAUSEGATE_TOKEN}"})";
+  FakeEnv env;
+  env.daemon_up = true;
+  Write(places.home + "/.claude/settings.json", R"({"hooks": {"Stop": [{"hooks": [)" + hook + "}]}]}}");
+  std::vector<DoctorLine> lines = RunDoctor(places, env);
+  REQUIRE(lines.size() == 1);
+  CHECK_THAT(lines[0].Text(), Catch::Contains("$CAUSEGATE_TOKEN but its allowedEnvVars does not list it") &&
+                                  Catch::Contains(R"("allowedEnvVars": ["CAUSEGATE_TOKEN"])"));
+  CHECK(DoctorExitCode(lines) == 1);
+  // examples/claude-settings-http.json's form, $VAR unbraced, is allowed.
+  Write(places.home + "/.claude/settings.json",
+        R"({"hooks": {"Stop": [{"hooks": [{"type": "http", "url": "http://127.0.0.1:8787/hook", )"
+        R"("headers": {"Authorization": "Bearer $CAUSEGATE_TOKEN"}, "allowedEnvVars": ["CAUSEGATE_TOKEN"]}]}]}})");
+  CHECK(DoctorExitCode(RunDoctor(places, env)) == 0);
+}
+
 TEST_CASE("doctor: Gemini CLI in an untrusted folder, Copilot project hooks") {
   evidence::testing::TempDir dir;
   const Places places{dir.File("home"), dir.File("work")};
