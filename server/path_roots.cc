@@ -67,7 +67,7 @@ Status PathRoots::Check(const std::string& path) const {
 
 std::vector<std::string> PathRoots::Defaults(const std::string& claude_config_dir) {
   std::vector<std::string> roots = {"~/.claude/projects", "~/.codex/sessions", "~/.gemini/tmp",
-                                    "~/.cursor/projects"};
+                                    "~/.cursor/projects", "~/.copilot/session-state"};
   if (!claude_config_dir.empty()) roots.push_back(claude_config_dir + "/projects");
   return roots;
 }

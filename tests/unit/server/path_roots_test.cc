@@ -67,12 +67,15 @@ TEST_CASE("transcript roots: a symlinked root resolves to its target", "[server]
 
 TEST_CASE("transcript roots: defaults are the agents' session folders", "[server][roots]") {
   CHECK(PathRoots::Defaults("") ==
-        std::vector<std::string>{"~/.claude/projects", "~/.codex/sessions", "~/.gemini/tmp", "~/.cursor/projects"});
+        std::vector<std::string>{"~/.claude/projects", "~/.codex/sessions", "~/.gemini/tmp", "~/.cursor/projects",
+                                 "~/.copilot/session-state"});
   CHECK(PathRoots::Defaults("/cfg/claude").back() == "/cfg/claude/projects");
   const PathRoots roots(PathRoots::Defaults(""), "/home/u");
-  REQUIRE(roots.roots().size() == 4);
+  REQUIRE(roots.roots().size() == 5);
   CHECK(roots.roots()[0] == fs::path("/home/u/.claude/projects"));
   CHECK(roots.Check("/home/u/.codex/sessions/2025/01/rollout.jsonl").ok());
+  // Copilot's agentStop names events.jsonl here (gate/HOOKS.md).
+  CHECK(roots.Check("/home/u/.copilot/session-state/01HW/events.jsonl").ok());
   CHECK_FALSE(roots.Check("/home/u/.ssh/id_ed25519").ok());
   // Without a home, "~" roots cannot be placed and allow nothing.
   CHECK_FALSE(PathRoots(PathRoots::Defaults(""), "").Check("/.claude/projects/x.jsonl").ok());
