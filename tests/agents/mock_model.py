@@ -24,6 +24,7 @@ stop was allowed at once, each block adds one) and the block reasons.
 """
 import http.server
 import json
+import os
 import re
 import threading
 import time
@@ -60,6 +61,7 @@ class Conversation:
 
     def __init__(self):
         self.events = []  # ("user" | "assistant" | "tool_result", text)
+        self.agent_tool_fields = set()  # what the offered Agent tool's input takes
 
     def add(self, kind, text):
         self.events.append((kind, text or ""))
@@ -104,17 +106,25 @@ def text_of(value):
 
 def anthropic_conversation(body):
     conv = Conversation()
+    for tool in body.get("tools", []):
+        if isinstance(tool, dict) and tool.get("name") == "Agent":
+            conv.agent_tool_fields = set(tool.get("input_schema", {}).get("properties", {}))
     for message in body.get("messages", []):
         content = message.get("content")
         if isinstance(content, str):
             conv.add(message.get("role"), content)
             continue
+        # One message is one event: newer Claude Code versions send a block
+        # as two text blocks (a preamble and the reason) in one message.
+        texts = []
         for block in content or []:
             kind = block.get("type")
             if kind == "tool_result":
                 conv.add("tool_result", text_of(block.get("content")))
             elif kind == "text":
-                conv.add(message.get("role"), block.get("text"))
+                texts.append(block.get("text") or "")
+        if texts:
+            conv.add(message.get("role"), "\n".join(texts))
     return conv
 
 
@@ -246,11 +256,12 @@ def chat_reply(reply):
 class MockModel:
     """Serves one scenario on 127.0.0.1; records every main request."""
 
-    def __init__(self, script, mode, latency_ms=200, max_requests=40):
+    def __init__(self, script, mode, latency_ms=200, max_requests=40, dump_dir=None):
         self.script = script
         self.mode = mode
         self.latency = latency_ms / 1000.0
         self.max_requests = max_requests
+        self.dump_dir = dump_dir  # each main request's body, for a failing case's folder
         self.requests = []      # main requests: {"route", "replied", "blocks", "last_block"}
         self.side_requests = 0
         self.unknown = []       # routes the mock does not serve (a CLI changed)
@@ -297,9 +308,13 @@ class MockModel:
         claim = self.script.parent_claim if self.script.subagent_mode and not in_subagent else self.script.claim
         if not results:
             if self.script.subagent_mode and not in_subagent:
-                return {"kind": "tool", "tool": "Agent", "input": {
-                    "description": "Read the build log", "subagent_type": "general-purpose",
-                    "prompt": f"{SUBAGENT_TASK}: run `{self.script.command}` and report the cause."}}
+                call = {"description": "Read the build log", "subagent_type": "general-purpose",
+                        "prompt": f"{SUBAGENT_TASK}: run `{self.script.command}` and report the cause."}
+                # Newer versions start agents in the background unless told
+                # not to; this turn's next step needs the answer.
+                if "run_in_background" in conv.agent_tool_fields:
+                    call["run_in_background"] = False
+                return {"kind": "tool", "tool": "Agent", "input": call}
             return {"kind": "tool", "tool": "Bash",
                     "input": {"command": self.script.command, "description": "Read the build log"}}
         if conv.last_kind() == "block" or mode == "good":
@@ -358,7 +373,11 @@ class MockModel:
             reply = {"kind": "text", "text": "Reading a build log."}
         else:
             reply = self.decide(conv)
-            if self.record(path, conv, reply) > self.max_requests:
+            number = self.record(path, conv, reply)
+            if self.dump_dir:
+                with open(os.path.join(self.dump_dir, f"request-{number:02d}.json"), "wb") as f:
+                    f.write(raw)
+            if number > self.max_requests:
                 self.send(handler, 429, b'{"error":"mock request limit"}', "application/json")
                 return
             time.sleep(self.latency)  # no faster than a real model

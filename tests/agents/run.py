@@ -144,7 +144,7 @@ def run_case(case_spec, opts, binaries, copilot_cache):
                                parent_claim=text["hearsay"] if case_spec.subagent == "hearsay" else None)
     started = time.time()
     daemon = None
-    with mock_model.MockModel(script, case_spec.mode, latency_ms=case_spec.latency_ms) as mock:
+    with mock_model.MockModel(script, case_spec.mode, latency_ms=case_spec.latency_ms, dump_dir=root) as mock:
         try:
             if case_spec.registration in ("http", "server"):
                 env0 = case.base_env()
