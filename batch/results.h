@@ -20,7 +20,7 @@ namespace causegate::batch {
 struct CitationRecord {
   std::string fragment;   // as quoted
   std::string origin;     // inline-code, code-line, quote-line, quoted, evidence-line
-  std::string found_in;   // tool-output, self-made-output, tool-input, user-message, nowhere
+  std::string found_in;   // tool-output, self-made-output, model-text, tool-input, user-message, nowhere
   std::string tool;       // the call it was found in ("" when none)
   std::string command;
   std::int64_t call_line = 0;  // transcript line of that call (0: unknown)

@@ -18,18 +18,29 @@
 //       file). "Before" is among the calls loaded so far: a file written in
 //       a turn older than every turn read is not known, which keeps a hit
 //       in the judged turn from costing a read of the whole session.
+// A hit in output a model wrote (model_output.h) is real only when the
+// fragment lies inside one span that model quoted (read with the caller's
+// QuotedSpanFinder, once per output, on its first hit) and, for a Claude
+// Code subagent, when its own transcript's real tool output holds the
+// fragment too (subagent_transcripts.h); without that transcript the quote
+// counts, as the subagent's own stop was judged on it. Otherwise the hit is
+// model text: reported speech, not evidence.
 // Only when no real hit exists anywhere is the fragment classified, in the
-// spec's order: self-made output, tool input, the user's prompts, nowhere.
+// spec's order: self-made output, model text, tool input, the user's
+// prompts, nowhere.
 //
 // Offsets are mapped back from folded to raw text lazily, for the one hit
 // returned: folding is local to white-space separated words, so the raw
 // text is re-folded line by line and then word by word up to the hit.
-// Tests: tests/unit/evidence/evidence_index_test.cc.
+// Tests: tests/unit/evidence/evidence_index_test.cc, model_output_test.cc.
 #include "evidence/evidence_index.h"
+
+#include <utility>
 
 #include "evidence/claude_line.h"
 #include "evidence/limits.h"
 #include "evidence/shell_command.h"
+#include "evidence/subagent_transcripts.h"
 #include "evidence/text_fold.h"
 
 namespace causegate::evidence {
@@ -130,6 +141,8 @@ const char* SourceName(Source source) {
       return "tool-output";
     case Source::kSelfMadeOutput:
       return "self-made-output";
+    case Source::kModelText:
+      return "model-text";
     case Source::kToolInput:
       return "tool-input";
     case Source::kUserMessage:
@@ -140,8 +153,18 @@ const char* SourceName(Source source) {
   return "nowhere";
 }
 
-EvidenceIndex::EvidenceIndex(const Turn& turn, History* history)
-    : turn_(turn), history_(history) {}
+EvidenceIndex::EvidenceIndex(const Turn& turn, History* history, QuotedSpanFinder quoted_spans)
+    : EvidenceIndex(turn, history, std::move(quoted_spans), 0, nullptr) {}
+
+EvidenceIndex::EvidenceIndex(const Turn& turn, History* history, QuotedSpanFinder quoted_spans,
+                             int subagent_depth, std::size_t* evidence_bytes)
+    : turn_(turn),
+      history_(history),
+      quoted_spans_(std::move(quoted_spans)),
+      subagent_depth_(subagent_depth),
+      evidence_bytes_(evidence_bytes != nullptr ? evidence_bytes : &own_evidence_bytes_) {}
+
+EvidenceIndex::~EvidenceIndex() = default;
 
 void EvidenceIndex::Build() {
   if (built_) return;
@@ -151,7 +174,7 @@ void EvidenceIndex::Build() {
 }
 
 void EvidenceIndex::Add(const ToolCall& call, int turns_back, std::size_t index) {
-  Folded folded{&call, {}, {}, {}, false, turns_back, index};
+  Folded folded{&call, {}, {}, {}, false, turns_back, index, ModelWrittenOutput(call.name), false, {}};
   const ToolInputText input = ExtractToolInputText(call.name, call.input);
   folded.input = FoldForMatch(input.all);
   std::string written = input.written;
@@ -166,16 +189,16 @@ void EvidenceIndex::Add(const ToolCall& call, int turns_back, std::size_t index)
   folded.echoes_input = !folded.echoed.empty();
   if (!written.empty()) written_.push_back(Written{turns_back, index, FoldForMatch(written)});
   // Past the session-wide bound, later outputs are not kept (not searched).
-  if (evidence_bytes_ < limits::kMaxEvidenceBytes) {
+  if (*evidence_bytes_ < limits::kMaxEvidenceBytes) {
     folded.output = FoldForMatch(call.output);
-    evidence_bytes_ += folded.output.size();
+    *evidence_bytes_ += folded.output.size();
   }
   calls_.push_back(std::move(folded));
 }
 
 bool EvidenceIndex::LoadOneOlder() {
   if (history_done_) return false;
-  if (history_ == nullptr || evidence_bytes_ >= limits::kMaxEvidenceBytes) {
+  if (history_ == nullptr || *evidence_bytes_ >= limits::kMaxEvidenceBytes) {
     history_done_ = true;
     return false;
   }
@@ -203,28 +226,56 @@ bool EvidenceIndex::IsSelfMade(const Folded& folded, std::string_view needle) co
   return false;
 }
 
+Source EvidenceIndex::ModelOutputSource(Folded* folded, std::string_view needle, std::string_view fragment) {
+  if (!folded->quoted_read) {
+    folded->quoted_read = true;
+    if (quoted_spans_) {
+      for (const std::string& span : quoted_spans_(folded->call->output)) {
+        std::string text = FoldForMatch(span);
+        *evidence_bytes_ += text.size();
+        if (!text.empty()) folded->quoted.push_back(std::move(text));
+      }
+    }
+  }
+  bool quoted = false;
+  for (const std::string& span : folded->quoted) quoted = quoted || Contains(span, needle);
+  if (!quoted) return Source::kModelText;
+  if (folded->author != ModelAuthor::kSubagent) return Source::kToolOutput;
+  if (subagents_ == nullptr) {
+    subagents_ = std::make_unique<SubagentTranscripts>(turn_.subagent_folder, quoted_spans_, subagent_depth_ + 1,
+                                                       evidence_bytes_);
+  }
+  const SubagentTranscripts::Found found = subagents_->Find(SubagentIdIn(folded->call->output), fragment);
+  return found == SubagentTranscripts::Found::kNotInToolOutput ? Source::kModelText : Source::kToolOutput;
+}
+
 Sighting EvidenceIndex::Locate(std::string_view fragment) {
   Build();
   const std::string needle = FoldForMatch(fragment);
   if (needle.empty()) return Sighting{};
 
   Sighting self_made;
+  Sighting model_text;
   std::size_t next = 0;
   do {
     for (; next < calls_.size(); ++next) {
-      const Folded& folded = calls_[next];
+      Folded& folded = calls_[next];
       const std::size_t pos = folded.output.find(needle);
       if (folded.output.empty() || pos == std::string::npos) continue;
-      const bool real = !IsSelfMade(folded, needle);
-      if (real || self_made.call == nullptr) {
-        self_made = Sighting{real ? Source::kToolOutput : Source::kSelfMadeOutput, folded.call,
-                             RawOffset(folded.call->output, pos)};
+      Source source = IsSelfMade(folded, needle) ? Source::kSelfMadeOutput : Source::kToolOutput;
+      if (source == Source::kToolOutput && folded.author != ModelAuthor::kNone) {
+        source = ModelOutputSource(&folded, needle, fragment);
       }
-      if (real) return self_made;
+      Sighting& kept = source == Source::kModelText ? model_text : self_made;
+      if (source == Source::kToolOutput || kept.call == nullptr) {
+        kept = Sighting{source, folded.call, RawOffset(folded.call->output, pos)};
+      }
+      if (source == Source::kToolOutput) return kept;
     }
   } while (LoadOneOlder());
 
   if (self_made.call != nullptr) return self_made;
+  if (model_text.call != nullptr) return model_text;
   for (const Folded& folded : calls_) {
     if (Contains(folded.input, needle)) return Sighting{Source::kToolInput, folded.call, 0};
   }

@@ -7,15 +7,24 @@
 // back text the agent supplied (echo / printf / a heredoc in the same call's
 // input, or a file the agent wrote with Write / Edit / a shell redirect and
 // then read). A search (grep, rg, the Grep tool) is not self-made even when
-// its pattern is the fragment. Thread-compatible: one index per judged turn.
-// Tests: tests/unit/evidence/evidence_index_test.cc.
+// its pattern is the fragment. Output a model wrote (model_output.h: a
+// subagent's answer, a fetch tool's summary) counts only inside what that
+// model quoted, and for a Claude Code subagent only where its own
+// transcript's real tool output holds the quote too (or the transcript is
+// not there); elsewhere in it the fragment is reported speech.
+// Thread-compatible: one index per judged turn.
+// Tests: tests/unit/evidence/evidence_index_test.cc,
+// tests/unit/evidence/model_output_test.cc.
 #pragma once
 
+#include <cstddef>
 #include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "evidence/model_output.h"
 #include "evidence/turn.h"
 
 namespace causegate::evidence {
@@ -23,6 +32,8 @@ namespace causegate::evidence {
 enum class Source {
   kToolOutput,      // real tool output: the fragment is evidence
   kSelfMadeOutput,  // only in output that echoes the agent's own text
+  kModelText,       // only in a model's own words in its output (a
+                    // subagent's answer, a fetch summary): reported speech
   kToolInput,       // only in a command, path or pattern: a reference
   kUserMessage,     // only in the user's (or task) prompts
   kNowhere,         // nowhere in the session
@@ -32,14 +43,21 @@ const char* SourceName(Source source);
 
 struct Sighting {
   Source source = Source::kNowhere;
-  const ToolCall* call = nullptr;  // set for kToolOutput / kSelfMadeOutput / kToolInput
+  const ToolCall* call = nullptr;  // set for every source found in a tool call
   std::size_t offset = 0;          // byte offset in call->output (raw text)
 };
+
+class SubagentTranscripts;
 
 class EvidenceIndex {
  public:
   // REQUIRES: turn and history outlive the index; history may be null.
-  EvidenceIndex(const Turn& turn, History* history);
+  // quoted_spans reads what a model quoted in its output; without it
+  // nothing a model wrote counts as quoted, so no such output is evidence.
+  EvidenceIndex(const Turn& turn, History* history, QuotedSpanFinder quoted_spans = {});
+  ~EvidenceIndex();
+  EvidenceIndex(const EvidenceIndex&) = delete;
+  EvidenceIndex& operator=(const EvidenceIndex&) = delete;
 
   // fragment is raw text as quoted; it is folded here (text_fold.h).
   Sighting Locate(std::string_view fragment);
@@ -58,24 +76,40 @@ class EvidenceIndex {
     bool echoes_input;   // echo/printf/heredoc: output repeats part of the input
     int turns_back;      // 0: the judged turn
     std::size_t index;   // position of the call in its turn
+    ModelAuthor author;  // kNone unless a model wrote the output
+    bool quoted_read;    // quoted holds the model's quoted spans
+    std::vector<std::string> quoted;  // folded, read on the first hit
   };
   struct Written {       // text the agent wrote into a file, folded
     int turns_back;
     std::size_t index;   // the writing call's position in its turn
     std::string text;
   };
+  friend class SubagentTranscripts;  // builds the index of a subagent's file
+  EvidenceIndex(const Turn& turn, History* history, QuotedSpanFinder quoted_spans, int subagent_depth,
+                std::size_t* evidence_bytes);
+
   void Build();          // folds the judged turn, on the first Locate
   void Add(const ToolCall& call, int turns_back, std::size_t index);
   bool LoadOneOlder();
   bool IsSelfMade(const Folded& folded, std::string_view needle) const;
+  // kToolOutput, or kModelText for a hit in a model's output that is
+  // reported speech.
+  Source ModelOutputSource(Folded* folded, std::string_view needle, std::string_view fragment);
 
   const Turn& turn_;
   History* history_;
+  QuotedSpanFinder quoted_spans_;
+  int subagent_depth_;                    // 0: the session judged
+  std::unique_ptr<SubagentTranscripts> subagents_;  // opened on first need
   std::deque<PastTurn> past_;             // stable addresses for loaded turns
   std::vector<Folded> calls_;             // folded view, judged turn first
   std::vector<Written> written_;          // folded text the agent wrote to files
   std::vector<std::string> user_texts_;   // folded prompts
-  std::size_t evidence_bytes_ = 0;        // folded output kept, against kMaxEvidenceBytes
+  std::size_t own_evidence_bytes_ = 0;
+  // Folded output kept, against kMaxEvidenceBytes: own_evidence_bytes_, or
+  // the counter of the index whose subagent this index reads.
+  std::size_t* evidence_bytes_;
   bool built_ = false;
   bool history_done_ = false;
 };

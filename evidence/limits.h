@@ -20,6 +20,11 @@ inline constexpr std::size_t kMaxMessageBytes = 1u << 20;
 inline constexpr std::size_t kMaxToolOutputBytes = 8u << 20;
 // All tool output kept for one session's evidence index.
 inline constexpr std::size_t kMaxEvidenceBytes = 256u << 20;
+// Claude Code subagent transcripts read inside one another to check what a
+// subagent quoted (evidence_index.h): its own file is depth 1, the file of
+// a subagent it started depth 2. Deeper files are not read, which counts
+// as a transcript that is not there.
+inline constexpr int kMaxSubagentDepth = 3;
 // Tool calls kept per turn.
 inline constexpr std::size_t kMaxToolCallsPerTurn = 10000;
 // A chat file that is read whole (Gemini CLI writes one JSON document).

@@ -40,6 +40,7 @@
 #include "evidence/gemini_transcript.h"
 #include "evidence/limits.h"
 #include "evidence/line_reader.h"
+#include "evidence/model_output.h"
 
 namespace causegate::evidence {
 namespace {
@@ -274,6 +275,11 @@ class TranscriptHistory final : public History {
   bool done_ = false;
 };
 
+// Claude Code keeps a session's subagent transcripts in a folder beside it.
+std::string SubagentFolderFor(const std::string& path, const LineParser& parse) {
+  return parse.format == TranscriptFormat::kClaudeCode ? SubagentFolderOf(path) : "";
+}
+
 // *no_prompt: the file was read and holds no prompt.
 Status ReadLast(const std::string& path, const LineParser& parse, LastTurn* out, bool* no_prompt) {
   std::unique_ptr<TranscriptFile> file;
@@ -286,6 +292,7 @@ Status ReadLast(const std::string& path, const LineParser& parse, LastTurn* out,
     return Status::Error(path + ": no user prompt found");
   }
   turn.truncated = scanner.last_line_unreadable();
+  turn.subagent_folder = SubagentFolderFor(path, parse);
   out->turn = std::move(turn);
   out->history = std::make_unique<TranscriptHistory>(std::move(scanner));
   return Status::Ok();
@@ -296,6 +303,7 @@ Status ForEach(const std::string& path, const LineParser& parse,
   std::unique_ptr<TranscriptFile> file;
   if (Status s = TranscriptFile::Open(path, &file); !s.ok()) return s;
   ForwardLineReader reader(std::move(file));
+  const std::string subagent_folder = SubagentFolderFor(path, parse);
   std::optional<TurnBuilder> current;
   int index = 0;
   bool last_line_unreadable = false;
@@ -317,7 +325,8 @@ Status ForEach(const std::string& path, const LineParser& parse,
         continue;
       }
       if (current) {
-        const Turn turn = std::move(*current).Finish();
+        Turn turn = std::move(*current).Finish();
+        turn.subagent_folder = subagent_folder;
         current.reset();
         if (!visit(turn, index++)) return Status::Ok();
       }
@@ -333,6 +342,7 @@ Status ForEach(const std::string& path, const LineParser& parse,
   }
   Turn turn = std::move(*current).Finish();
   turn.truncated = last_line_unreadable;
+  turn.subagent_folder = subagent_folder;
   visit(turn, index);
   return Status::Ok();
 }

@@ -46,6 +46,11 @@ struct Turn {
   // subagent named acompact-* (IsCompactionAgent in transcript.h): no
   // agent's answer, so not judged (spec section 3).
   bool compaction_summary = false;
+  // Claude Code: the folder holding the session's subagent transcripts
+  // (SubagentFolderOf in model_output.h), set by the transcript readers; ""
+  // for other agents and for turns given inline. What a subagent quoted in
+  // its answer is checked against its own file there (evidence_index.h).
+  std::string subagent_folder;
 };
 
 // An earlier turn, loaded only when a citation is not found in the judged turn.

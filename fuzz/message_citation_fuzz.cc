@@ -70,7 +70,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)evidence::CountHan(fragment.text);
     const evidence::Sighting sighting = index.Locate(fragment.text);
     const bool in_output = sighting.source == evidence::Source::kToolOutput ||
-                           sighting.source == evidence::Source::kSelfMadeOutput;
+                           sighting.source == evidence::Source::kSelfMadeOutput ||
+                           sighting.source == evidence::Source::kModelText;
     // An offset past the output would be read by `explain` to show the match.
     if (in_output && sighting.offset > sighting.call->output.size()) __builtin_trap();
   }

@@ -3,10 +3,13 @@
 // fragment found in real tool output supports the claim; otherwise the
 // findings are tried in the spec's order. The evidence index reads earlier
 // turns only when a fragment is not in this turn's output, so a turn whose
-// citations are all local never touches the rest of the transcript.
+// citations are all local never touches the rest of the transcript. What a
+// subagent or a fetch tool's model quoted in its output is read by the same
+// parser as the final message (QuotedSpans), handed to the index.
 #include "rules/verdict.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "evidence/limits.h"
 #include "evidence/text_fold.h"
@@ -51,11 +54,39 @@ Finding FindingFor(const std::vector<CitationCheck>& checks, bool tools_ran) {
       case evidence::Source::kNowhere: fabricated = true; break;
       case evidence::Source::kUserMessage: user_only = true; break;
       case evidence::Source::kToolInput: break;  // a reference: neutral
+      case evidence::Source::kModelText: break;  // reported speech: cites nothing
     }
   }
   if (fabricated) return Finding::kFabricated;
   if (user_only) return Finding::kUserOnly;
   return tools_ran ? Finding::kNoCitation : Finding::kNoProbe;
+}
+
+// Evidence-section openers of the packs (evidence-marker rules) at the
+// start of a line, beyond the spec's own.
+ExtraMarkers EvidenceMarkers(const RuleSet& rules) {
+  return [&rules](std::string_view line) -> std::size_t {
+    const Hits hits = rules.Match(Target::kLine, line);
+    for (const int r : hits.rules) {
+      std::size_t begin = 0;
+      std::size_t end = 0;
+      if (rules.rule(r).kind == RuleKind::kEvidenceMarker && rules.MatchRule(r, line, &begin, &end) && begin == 0) {
+        return end;
+      }
+    }
+    return std::string_view::npos;
+  };
+}
+
+// What a model quoted in output it wrote (evidence/model_output.h): the
+// fragments of that text, read as a final message is read, so a subagent
+// has quoted exactly where a final message would have cited.
+evidence::QuotedSpanFinder QuotedSpans(const RuleSet& rules) {
+  return [markers = EvidenceMarkers(rules)](std::string_view text) {
+    std::vector<std::string> spans;
+    for (Fragment& fragment : ParseMessage(text, markers).fragments) spans.push_back(std::move(fragment.text));
+    return spans;
+  };
 }
 
 // The whole line(s) of output around a match, for people reading a verdict.
@@ -143,17 +174,7 @@ Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const 
     text = text.substr(0, limits::kMaxMessageBytes);
     v.message_truncated = true;
   }
-  v.message = ParseMessage(text, [&rules](std::string_view line) -> std::size_t {
-    const Hits hits = rules.Match(Target::kLine, line);
-    for (const int r : hits.rules) {
-      std::size_t begin = 0;
-      std::size_t end = 0;
-      if (rules.rule(r).kind == RuleKind::kEvidenceMarker && rules.MatchRule(r, line, &begin, &end) && begin == 0) {
-        return end;
-      }
-    }
-    return std::string_view::npos;
-  });
+  v.message = ParseMessage(text, EvidenceMarkers(rules));
   v.diagnostic_rule = DiagnosticRule(rules, turn.prompt);
   v.tool_calls = static_cast<int>(turn.tool_calls.size());
 
@@ -166,7 +187,7 @@ Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const 
   }
   v.protocol = TrackSteps(rules, turn, earlier);
   PrefetchedHistory replay(std::move(earlier), history);
-  evidence::EvidenceIndex index(turn, history != nullptr ? &replay : nullptr);
+  evidence::EvidenceIndex index(turn, history != nullptr ? &replay : nullptr, QuotedSpans(rules));
   v.sentences.reserve(v.message.sentences.size());
   v.scores.reserve(v.message.sentences.size());
   const MessagePlaces places(rules, v.message);
