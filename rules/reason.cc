@@ -7,11 +7,13 @@
 // every step) and from the second block on (the short form did not work).
 // The block number is part of the text, so a second block never repeats the
 // first word for word.
-// Tests: tests/unit/rules/reason_test.cc, tests/e2e/reason_variants.py.
+// Tests: tests/unit/rules/reason_test.cc, model_output_verdict_test.cc,
+// tests/e2e/reason_variants.py.
 #include "rules/reason.h"
 
 #include <algorithm>
 
+#include "evidence/model_output.h"
 #include "evidence/text_fold.h"
 #include "rules/embedded.h"
 #include "rules/protocol_advice.h"
@@ -32,6 +34,8 @@ struct Words {
   const char* why_fabricated;      // quote follows
   const char* why_self_made;       // quote follows
   const char* why_user_only;       // quote follows
+  const char* why_subagent_words;  // %s: the tool; quote follows
+  const char* why_summary_words;   // %s: the tool; quote follows
   const char* more;                // %d more
   const char* ways_out;
   const char* attempt;             // %d of %d
@@ -51,6 +55,8 @@ const Words kEnglish = {
     "this quote appears in no tool output of the session: ",
     "this quote appears only in output that prints back your own text (echo, printf, a file you wrote): ",
     "this quote is only in the user's own words, not in any tool output: ",
+    "this quote appears only in the subagent's own words (%s output), which it did not quote from its tool output: ",
+    "this quote appears only in a model's summary (%s output), not in anything it quoted from what it read: ",
     "... and %d more unsupported claims.",
     "Two ways out: quote the tool output that proves the cause verbatim (inline code, a fenced block, or an Evidence: line), "
     "or restate the cause as a hypothesis and keep probing.",
@@ -73,6 +79,8 @@ const Words kChinese = {
     "这段引用在本会话的任何工具输出里都找不到：",
     "这段引用只出现在回显你自己文本的输出里（echo、printf、你自己写的文件）：",
     "这段引用只出现在用户自己的话里，不在任何工具输出中：",
+    "这段引用只出现在子代理自己的话里（%s 的输出），它并没有从自己的工具输出中引用这段话：",
+    "这段引用只出现在模型写的摘要里（%s 的输出），不是它从所读内容中逐字引用的原文：",
     "……另有 %d 条没有佐证的断言。",
     "两种做法任选其一：逐字引用能证明原因的工具输出（行内代码、代码块或“证据：”行），或者把原因改写为假设，继续探查。",
     "这是本轮第 %d 次拦截，最多 %d 次。",
@@ -105,16 +113,35 @@ const CitationCheck* Culprit(const Claim& claim) {
   return nullptr;
 }
 
+std::string QuoteOf(const CitationCheck& c, const Verdict& verdict) {
+  return "\"" + Shorten(verdict.message.fragments[static_cast<std::size_t>(c.fragment)].text, 160) + "\"";
+}
+
+// A no-citation claim that quoted a model's own words (a subagent's answer,
+// a fetch summary) is told where the quote was and why it does not count.
+std::string ReportedSpeech(const Claim& claim, const Verdict& verdict, const Words& w) {
+  for (const CitationCheck& c : claim.citations) {
+    if (c.source != evidence::Source::kModelText) continue;
+    const bool subagent = evidence::ModelWrittenOutput(c.tool) == evidence::ModelAuthor::kSubagent;
+    std::string why(subagent ? w.why_subagent_words : w.why_summary_words);
+    if (const std::size_t at = why.find("%s"); at != std::string::npos) why.replace(at, 2, c.tool);
+    return why + QuoteOf(c, verdict);
+  }
+  return "";
+}
+
 std::string Explanation(const Claim& claim, const Verdict& verdict, const Words& w) {
   switch (claim.finding) {
     case Finding::kNoProbe: return w.why_no_probe;
-    case Finding::kNoCitation: return w.why_no_citation;
+    case Finding::kNoCitation: {
+      const std::string reported = ReportedSpeech(claim, verdict, w);
+      return reported.empty() ? w.why_no_citation : reported;
+    }
     case Finding::kFabricated:
     case Finding::kUserOnly: {
       const CitationCheck* c = Culprit(claim);
       if (!c) return "";
-      const std::string quote =
-          "\"" + Shorten(verdict.message.fragments[static_cast<std::size_t>(c->fragment)].text, 160) + "\"";
+      const std::string quote = QuoteOf(*c, verdict);
       if (claim.finding == Finding::kUserOnly) return w.why_user_only + quote;
       if (c->source == evidence::Source::kSelfMadeOutput) return w.why_self_made + quote;
       return w.why_fabricated + quote;

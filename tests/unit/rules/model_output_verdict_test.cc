@@ -1,12 +1,14 @@
 // A subagent's answer and a fetch summary as the parent's evidence (spec
 // section 3): the verdict counts what that model quoted (read by the same
 // parser as the final message) and, for a subagent, only what its own
-// transcript's tool output holds.
+// transcript's tool output holds; the reason says where a quote of its own
+// words was found and why it does not count, in the claim's language.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "rules/reason.h"
 #include "rules/verdict.h"
 #include "test_rules.h"
 #include "unit/evidence/test_util.h"
@@ -107,6 +109,31 @@ TEST_CASE("A subagent's answer supports the parent only where it quoted its own 
     CHECK(FindingName(v.claims[0].finding) == std::string(FindingName(c.expected)));
     CHECK((v.decision == Decision::kBlock) == (c.expected != Finding::kSupported));
   }
+}
+
+TEST_CASE("The reason says a quote was only the subagent's or the summary's own words") {
+  const std::string claim_en = "The build failed because the disk on the build machine is full. I will free space.";
+  const Verdict en = Judge("The subagent reported \"The build failed because the disk on the build machine is "
+                           "full\", so the build fails because the disk is full.",
+                           Agent(claim_en, "a1"), "");
+  const std::string reason = RenderReason(en, DefaultRules(), ReasonOptions());
+  CHECK_THAT(reason, Catch::Contains("finding: no-citation"));
+  CHECK_THAT(reason, Catch::Contains("this quote appears only in the subagent's own words (Agent output), which it "
+                                     "did not quote from its tool output: \"The build failed because the disk"));
+
+  const std::string claim_zh = "构建失败的根本原因是构建机器的磁盘已满。我会清理空间后重新构建。";
+  const Verdict zh = Judge("子代理报告说“构建失败的根本原因是构建机器的磁盘已满”，所以构建失败是因为磁盘已满。",
+                           Agent(claim_zh, "a1"), "");
+  const std::string zh_reason = RenderReason(zh, DefaultRules(), ReasonOptions());
+  CHECK_THAT(zh_reason, Catch::Contains("判定: no-citation"));
+  CHECK_THAT(zh_reason, Catch::Contains("这段引用只出现在子代理自己的话里（Agent 的输出），它并没有从自己的工具输出中引用这段话："
+                                        "\"构建失败的根本原因是构建机器的磁盘已满\""));
+
+  const Verdict fetch = Judge("The upgrade broke the build because \"version 2.0 removed the MAX_RETRIES constant\".",
+                              Tool("WebFetch", "In short, version 2.0 removed the MAX_RETRIES constant."), "");
+  CHECK_THAT(RenderReason(fetch, DefaultRules(), ReasonOptions()),
+             Catch::Contains("this quote appears only in a model's summary (WebFetch output), not in anything it "
+                             "quoted from what it read: \"version 2.0 removed"));
 }
 
 }  // namespace
