@@ -192,7 +192,7 @@ Status EditHookState(const std::string& text, const HookStateEdit& edit, std::st
     if (it == final_at.end() || moved.count(from) != 0) continue;
     const auto target = final_at.find(to);
     const bool target_moves = target != final_at.end() && std::any_of(edit.rename.begin(), edit.rename.end(),
-                                                                      [&](const auto& r) { return r.first == to; });
+                                                                      [&to = to](const auto& r) { return r.first == to; });
     if (target != final_at.end() && !target_moves) continue;  // would define `to` twice
     moved[to] = it->second;
     splices.push_back(file.Rename(it->second, to));

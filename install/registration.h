@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -35,6 +36,9 @@ enum class Scope {
 };
 
 struct Places {
+  // A constructor, not an aggregate: most callers name only the first two.
+  Places(std::string home_folder = {}, std::string project_folder = {}, std::string codex_home_folder = {})
+      : home(std::move(home_folder)), project(std::move(project_folder)), codex_home(std::move(codex_home_folder)) {}
   std::string home;     // $HOME
   std::string project;  // the project folder (the working folder)
   // $CODEX_HOME, which Codex reads instead of ~/.codex when set ("": unset).

@@ -151,7 +151,7 @@ void ParseRule(const json& value, Rule* rule, std::vector<FieldProblem>* problem
     return;
   }
   for (const auto& [key, unused] : value.items()) {
-    if (std::find_if(kRuleFields.begin(), kRuleFields.end(), [&](const char* f) { return key == f; }) ==
+    if (std::find_if(kRuleFields.begin(), kRuleFields.end(), [&key = key](const char* f) { return key == f; }) ==
         kRuleFields.end()) {
       problems->push_back({JsonPointerToken(key), "unknown field \"" + key + "\"" + DidYouMean(key, kRuleFields)});
     }
@@ -215,7 +215,7 @@ std::string Place(const std::string& file, int line, int column) {
 bool ReadPackFields(const json& doc, const std::function<void(const std::string&, std::string)>& problem,
                     Pack* pack) {
   for (const auto& [key, unused] : doc.items()) {
-    if (std::find_if(kPackFields.begin(), kPackFields.end(), [&](const char* f) { return key == f; }) ==
+    if (std::find_if(kPackFields.begin(), kPackFields.end(), [&key = key](const char* f) { return key == f; }) ==
         kPackFields.end()) {
       problem("/" + JsonPointerToken(key), "unknown field \"" + key + "\"" + DidYouMean(key, kPackFields));
     }
