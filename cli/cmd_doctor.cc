@@ -103,11 +103,6 @@ class RealEnv : public install::DoctorEnv {
   }
 };
 
-std::string WorkingFolder() {
-  char buf[4096];
-  return getcwd(buf, sizeof buf) != nullptr ? std::string(buf) : std::string(".");
-}
-
 void AddDoctorCommand(CLI::App& app, Common& common) {
   auto* cmd = app.add_subcommand("doctor",
                                  "Check that each agent will really run causegate: registered, trusted, "
@@ -119,7 +114,7 @@ void AddDoctorCommand(CLI::App& app, Common& common) {
       "working folder that registers causegate.\nExit status: 0 every registered hook will run, 1 a registered hook "
       "will not run (the line says why and how to fix it), 2 a usage error.");
   cmd->callback([&common, home] {
-    const install::Places places = install::PlacesFromEnvironment(*home, WorkingFolder());
+    const install::Places places = install::PlacesFromEnvironment(*home);
     if (places.home.empty()) {
       std::fprintf(stderr, "causegate doctor: HOME is not set; use --home DIR\n");
       common.exit_code = 2;

@@ -24,11 +24,6 @@ std::string SelfPath() {
   return std::string(buf, static_cast<std::size_t>(n));
 }
 
-std::string WorkingFolder() {
-  char buf[PATH_MAX];
-  return getcwd(buf, sizeof buf) != nullptr ? std::string(buf) : std::string(".");
-}
-
 void AddInitCommand(CLI::App& app, Common& common) {
   auto* cmd = app.add_subcommand("init", "Register causegate as the hook of your agents (Claude Code, Codex, Gemini "
                                          "CLI, Cursor, Copilot CLI) in their settings files");
@@ -54,7 +49,7 @@ void AddInitCommand(CLI::App& app, Common& common) {
       "hook's trust is recorded in ~/.codex/config.toml too (Codex runs only trusted hooks).");
   cmd->callback([&common, args] {
     using install::Agent;
-    const install::Places places = install::PlacesFromEnvironment("", WorkingFolder());
+    const install::Places places = install::PlacesFromEnvironment("");
     const install::Scope scope = args->scope == "project" ? install::Scope::kProject : install::Scope::kUser;
     if (scope == install::Scope::kUser && places.home.empty()) {
       std::fprintf(stderr, "causegate init: HOME is not set; use --scope project\n");

@@ -35,6 +35,7 @@
 // Tests: tests/unit/evidence/evidence_index_test.cc, model_output_test.cc.
 #include "evidence/evidence_index.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "evidence/claude_line.h"
@@ -237,8 +238,8 @@ Source EvidenceIndex::ModelOutputSource(Folded* folded, std::string_view needle,
       }
     }
   }
-  bool quoted = false;
-  for (const std::string& span : folded->quoted) quoted = quoted || Contains(span, needle);
+  const bool quoted = std::any_of(folded->quoted.begin(), folded->quoted.end(),
+                                  [needle](const std::string& span) { return Contains(span, needle); });
   if (!quoted) return Source::kModelText;
   if (folded->author != ModelAuthor::kSubagent) return Source::kToolOutput;
   if (subagents_ == nullptr) {

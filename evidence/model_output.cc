@@ -9,8 +9,12 @@
 // Tests: tests/unit/evidence/model_output_test.cc.
 #include "evidence/model_output.h"
 
+#include <filesystem>
+
 namespace causegate::evidence {
 namespace {
+
+namespace fs = std::filesystem;
 
 constexpr std::string_view kAgentIdLine = "agentId: ";
 constexpr std::size_t kMaxAgentIdChars = 128;
@@ -47,18 +51,11 @@ std::string SubagentIdIn(std::string_view output) {
 
 std::string SubagentFolderOf(std::string_view transcript_path) {
   if (transcript_path.empty()) return "";
-  const std::size_t slash = transcript_path.rfind('/');
-  const std::string dir = slash == std::string_view::npos ? "."
-                          : slash == 0                    ? "/"
-                                                          : std::string(transcript_path.substr(0, slash));
-  const std::string_view name = slash == std::string_view::npos ? transcript_path : transcript_path.substr(slash + 1);
-  const std::size_t parent = dir.rfind('/');
-  const std::string_view dir_name = parent == std::string::npos ? std::string_view(dir)
-                                                                : std::string_view(dir).substr(parent + 1);
-  if (dir_name == "subagents") return dir;
-  const std::size_t dot = name.rfind('.');
-  const std::string_view stem = dot == std::string_view::npos || dot == 0 ? name : name.substr(0, dot);
-  return (dir == "/" ? "" : dir) + "/" + std::string(stem) + "/subagents";
+  const fs::path path(transcript_path);
+  // A relative name with no folder is in the working folder.
+  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  if (dir.filename() == "subagents") return dir.string();
+  return (dir / path.stem() / "subagents").string();
 }
 
 std::string SubagentTranscriptPath(std::string_view folder, std::string_view agent_id) {

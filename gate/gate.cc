@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "evidence/transcript.h"
+#include "gate/adapters.h"
 #include "gate/session_log.h"
 
 namespace causegate::gate {
@@ -15,11 +16,6 @@ using Clock = std::chrono::steady_clock;
 
 double MsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-// Feedback lines from other Stop hooks do not count against our limit.
-bool IsOurFeedback(const std::string& reason) {
-  return reason.rfind("causegate", 0) == 0;
 }
 
 // The answer for a stop let through without a verdict, and why.
@@ -45,7 +41,8 @@ std::string_view NotJudgedReason(const evidence::Turn& turn) {
 
 int PriorBlocks(const evidence::Turn& turn, bool continuing) {
   int ours = 0;
-  for (const std::string& reason : turn.stop_feedback) ours += IsOurFeedback(reason);
+  // Feedback lines from other Stop hooks do not count against our limit.
+  for (const std::string& reason : turn.stop_feedback) ours += adapters::IsOurFeedback(reason);
   // The transcript may lag behind the hook call; the agent's flag is a floor.
   if (continuing && ours == 0) ours = 1;
   return ours;

@@ -218,10 +218,6 @@ bool ParseHead(const std::string& buffer, Answer* answer) {
   return true;
 }
 
-}  // namespace
-
-namespace {
-
 // One request, its answer's head and body. method "POST" sends input.
 Status Exchange(const DaemonOptions& options, const std::string& method, const std::string& route,
                 std::string_view input, Answer* head, std::string* body) {

@@ -30,6 +30,7 @@ rules::CompileOptions CompileFor(const std::string& rules_dir) {
 // The daemon's answer is the hook's stdout; a let-through in it is a
 // systemMessage (the answer shapes of gate/HOOKS.md).
 std::string LetThroughWarningIn(const std::string& answer) {
+  if (answer.find("\"systemMessage\"") == std::string::npos) return "";  // a block or silence: no parse
   const auto doc = nlohmann::json::parse(answer, nullptr, /*allow_exceptions=*/false);
   if (!doc.is_object()) return "";
   const auto it = doc.find("systemMessage");

@@ -9,6 +9,9 @@
 // Tests: tests/unit/install/registration_test.cc, tests/e2e/init_files.py.
 #include "install/registration.h"
 
+#include <limits.h>
+#include <unistd.h>
+
 #include <cctype>
 #include <cstdlib>
 
@@ -305,11 +308,13 @@ bool ParseAgent(std::string_view name, Agent* agent) {
   return false;
 }
 
-Places PlacesFromEnvironment(const std::string& home_override, const std::string& working_folder) {
+Places PlacesFromEnvironment(const std::string& home_override) {
   auto env = [](const char* name) {
     const char* value = std::getenv(name);
     return value != nullptr ? std::string(value) : std::string();
   };
+  char cwd[PATH_MAX];
+  const std::string working_folder = getcwd(cwd, sizeof cwd) != nullptr ? std::string(cwd) : std::string(".");
   return Places{!home_override.empty() ? home_override : env("HOME"), working_folder, env("CODEX_HOME")};
 }
 

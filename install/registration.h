@@ -45,9 +45,9 @@ struct Places {
   std::string codex_home;
 };
 
-// Places from the environment: HOME (or home_override), CODEX_HOME, and
-// the working folder.
-Places PlacesFromEnvironment(const std::string& home_override, const std::string& working_folder);
+// Places from the environment: HOME (or home_override when not empty),
+// CODEX_HOME, and the working folder.
+Places PlacesFromEnvironment(const std::string& home_override);
 
 // The settings file that holds the agent's hooks for scope.
 std::string SettingsPath(Agent agent, Scope scope, const Places& places);

@@ -106,9 +106,9 @@ class Case:
                                 stderr=subprocess.STDOUT, text=True, timeout=60)
         return result.returncode, result.stdout
 
-    def init(self, agent, extra=()):
+    def init(self, agent):
         """`causegate init` as a user runs it; returns its stdout."""
-        result = subprocess.run([self.causegate, "init", "--agent", agent, *extra], cwd=self.work,
+        result = subprocess.run([self.causegate, "init", "--agent", agent], cwd=self.work,
                                 env=self.base_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 text=True, timeout=60)
         if result.returncode != 0:
@@ -118,7 +118,6 @@ class Case:
 
 class ClaudeCode:
     name = "claude-code"
-    registrations = ("init", "plugin", "http", "server")
 
     def configure(self, case, port, registration, daemon_url=None):
         env = case.base_env()
@@ -173,7 +172,6 @@ class ClaudeCode:
 
 class Codex:
     name = "codex"
-    registrations = ("init",)
 
     def configure(self, case, port, registration, daemon_url=None):
         config = os.path.join(case.home, ".codex", "config.toml")
@@ -190,7 +188,7 @@ name = "mock"
 base_url = "http://127.0.0.1:{port}/v1"
 wire_api = "responses"
 ''')
-        self.init_output = case.init(self.name)
+        case.init(self.name)
         subprocess.run(["git", "init", "-q", case.work], check=True)
         env = case.base_env()
         env["CODEX_HOME"] = os.path.join(case.home, ".codex")
@@ -202,7 +200,6 @@ wire_api = "responses"
 
 class Gemini:
     name = "gemini"
-    registrations = ("init",)
 
     def configure(self, case, port, registration, daemon_url=None):
         case.init(self.name)
@@ -227,20 +224,23 @@ class Gemini:
         return [binary, "-m", "gemini-2.5-pro", "--yolo", "-o", "stream-json", "-p", prompt]
 
 
+def share_copilot_cache(home, shared_cache):
+    """Copilot unpacks ~235 MB into ~/.cache/copilot on its first start: every
+    scratch HOME links one unpacked copy."""
+    os.makedirs(os.path.join(home, ".cache"), exist_ok=True)
+    os.makedirs(shared_cache, exist_ok=True)
+    os.symlink(shared_cache, os.path.join(home, ".cache", "copilot"))
+
+
 class Copilot:
     name = "copilot"
-    registrations = ("init",)
 
     def __init__(self, shared_cache):
-        # Copilot unpacks ~235 MB on its first start: one warm cache for all cases.
         self.shared_cache = shared_cache
 
     def configure(self, case, port, registration, daemon_url=None):
         case.init(self.name)
-        cache = os.path.join(case.home, ".cache")
-        os.makedirs(cache, exist_ok=True)
-        os.makedirs(self.shared_cache, exist_ok=True)
-        os.symlink(self.shared_cache, os.path.join(cache, "copilot"))
+        share_copilot_cache(case.home, self.shared_cache)
         env = case.base_env()
         env.update({
             "COPILOT_OFFLINE": "true",

@@ -103,9 +103,7 @@ class Daemon:
 def warm_copilot(binary, shared_cache, work):
     """Copilot unpacks ~235 MB on its first start: once, before cases race for it."""
     home = tempfile.mkdtemp(prefix="copilot-warm-", dir=work)
-    os.makedirs(os.path.join(home, ".cache"))
-    os.makedirs(shared_cache, exist_ok=True)
-    os.symlink(shared_cache, os.path.join(home, ".cache", "copilot"))
+    agent_defs.share_copilot_cache(home, shared_cache)
     subprocess.run([binary, "--version"], env={"HOME": home, "PATH": "/usr/bin:/bin",
                                                 "XDG_CACHE_HOME": os.path.join(home, ".cache")},
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)

@@ -14,7 +14,6 @@ So the model receives 2 requests when the stop is allowed at once, 3 for
 fix and hedge, and 2 + 2 for loop.
 """
 import dataclasses
-import json
 import os
 
 LOG_NAME = "build.log"
