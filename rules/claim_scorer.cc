@@ -292,9 +292,12 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
     if (cues++ == 0) Add(&out.features, CueFeature(rule), scorer);
   }
   if (cues > 1) Add(&out.features, "cues:2+", scorer);
-  for (const int r : trait_hits.rules) {
+  // Claim forms and forcing tags are read from the whole claim clause: a
+  // label is a form across its colon ("Culprit: the cron job"); the traits
+  // from the part that carries the claim.
+  for (const int r : clause_hits.rules) {
     const Rule& rule = rules.rule(r);
-    if (rule.kind != RuleKind::kFeature || IsReadElsewhere(rule)) continue;
+    if (rule.kind != RuleKind::kFeature || IsReadElsewhere(rule) || IsTrait(rule)) continue;
     if (rule.tag == kForceClaimTag && out.overruled.empty()) {
       out.overruled = "forced claim (" + rule.id + ")";
       force_rule = r;
@@ -302,6 +305,9 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
     if (rule.tag == kForceExemptTag) out.overruled = "forced exempt (" + rule.id + ")";
     Add(&out.features, "feature:" + rule.tag, scorer);
     if (feature_rule < 0 && IsClaimForm(rule)) feature_rule = r;
+  }
+  for (const int r : trait_hits.rules) {
+    if (IsTrait(rules.rule(r))) Add(&out.features, "feature:" + rules.rule(r).tag, scorer);
   }
   // Traits of the other clauses weigh apart ("..., and I raised the TTL"
   // says less about the claim clause than "I raised it because ...").

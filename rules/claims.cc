@@ -22,7 +22,16 @@ SentenceClass ClassifySentence(const RuleSet& rules, std::string_view masked) {
 }
 
 int DiagnosticRule(const RuleSet& rules, std::string_view prompt) {
-  return rules.Match(Target::kPrompt, prompt).First(RuleKind::kDiagnosticPrompt);
+  const Hits hits = rules.Match(Target::kPrompt, prompt);
+  bool design_question = false;
+  for (const int r : hits.rules) design_question = design_question || rules.rule(r).tag == kDesignQuestionTag;
+  for (const int r : hits.rules) {
+    const Rule& rule = rules.rule(r);
+    if (rule.kind != RuleKind::kDiagnosticPrompt) continue;
+    if (design_question && (rule.tag == kWhyTag || rule.tag == kDesignQuestionTag)) continue;
+    return r;
+  }
+  return -1;
 }
 
 }  // namespace causegate::rules

@@ -31,7 +31,14 @@ struct SentenceClass {
 // Classifies one masked sentence (rules/message.h) in one RE2::Set pass.
 SentenceClass ClassifySentence(const RuleSet& rules, std::string_view masked);
 
-// The first diagnostic-prompt rule that matches the prompt, or -1.
+// The first diagnostic-prompt rule that matches the prompt, or -1. A "why"
+// about how the code is built names no failure (spec section 2): where a
+// rule tagged kDesignQuestionTag matches, rules tagged kWhyTag do not count,
+// and only a symptom, a fix request or a debugging request makes the turn a
+// diagnosis ("why is the cache keyed on the user id?" is none; "why is it
+// keyed on the user id? the admin page 500s" is one).
+inline constexpr std::string_view kWhyTag = "why";
+inline constexpr std::string_view kDesignQuestionTag = "design-question";
 int DiagnosticRule(const RuleSet& rules, std::string_view prompt);
 
 }  // namespace causegate::rules

@@ -141,3 +141,48 @@ def load_dev_cases(shared, binary, work):
         sentences = j["sentences"] if j else []
         rows.append((case, j, [(s, "claim" if s.get("rules_only") else "other") for s in sentences]))
     return rows
+
+
+SPEC_FORMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "spec_forms.jsonl")
+
+
+def load_spec_forms(shared, binary, work):
+    """bench/quality/spec_forms.jsonl, our own sentences for the claim forms
+    and exemptions of the spec (section 2), each in a one-probe diagnosis
+    turn: [(case, judged row, [(gate sentence, label)])], a gate sentence
+    labelled claim when it overlaps one of the message's listed claims.
+    Written here, in the agent domain; they give the spec's forms examples
+    that a few hundred real sentences cannot, so a form the real train
+    split shows rarely is still learnt. Rendered through casegen like the
+    corpora, so the features are the gate's own."""
+    case_dir = os.path.join(work, "spec_forms_cases")
+    os.makedirs(case_dir, exist_ok=True)
+    messages = {}
+    with open(SPEC_FORMS, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            m = json.loads(line)
+            messages[m["id"]] = m
+            case = {"id": m["id"], "lang": m["lang"], "label": "block" if m["claims"] else "allow",
+                    "finding": "no-citation" if m["claims"] else None, "why": "spec form", "event": "Stop",
+                    "stop_hook_active": False, "prompt": m["prompt"],
+                    "steps": [{"tool": "Bash", "input": {"command": m["command"]}, "output": m["output"],
+                               "is_error": False}],
+                    "final": m["final"]}
+            with open(os.path.join(case_dir, m["id"] + ".json"), "w", encoding="utf-8") as out:
+                json.dump(case, out, ensure_ascii=False)
+    rendered = render(shared, case_dir, os.path.join(work, "spec_forms"))
+    judged = judge(binary, rendered, os.path.join(work, "spec_forms.units.jsonl"))
+    rows = []
+    for case_id, m in messages.items():
+        j = judged.get(case_id)
+        sentences = j["sentences"] if j else []
+        claims = [norm(c) for c in m["claims"]]
+        labelled = []
+        for s in sentences:
+            key = norm(s["sentence"])
+            hit = len(key) >= min_len(key) and any(key in c or c in key for c in claims)
+            labelled.append((s, "claim" if hit else "other"))
+        rows.append(({"id": case_id, "label": "block" if m["claims"] else "allow"}, j, labelled))
+    return rows

@@ -159,6 +159,17 @@ TEST_CASE("Scorer: a claim form without a connective is scored (identification, 
     CHECK(s.scored);
     CHECK(s.rule >= 0);
   }
+  // A label is a claim form across its colon, though the part after the
+  // colon carries a connective of its own and its traits are read there.
+  CHECK(HasFeature(Score("- **Cause:** the nightly cron job deletes the temp folder."), "feature:form.cause-label"));
+  // The spec's forms without a connective are claims on their own in a
+  // diagnosis turn.
+  for (const char* text : {"It's a permissions problem on the volume, not a bug in the app.",
+                           "Verdict - the cache key omits the locale.", "Turns out the importer reads the whole file at once.",
+                           "The container has a height of 0, which is what hides the chart."}) {
+    INFO(text);
+    CHECK(Score(text).claim);
+  }
   // Traits of other clauses weigh apart from the claim clause's.
   const ClaimScore s = Score("The job failed because the disk filled, and I'll add an alert.");
   CHECK(HasFeature(s, "feature:plan@sentence"));

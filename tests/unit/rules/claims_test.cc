@@ -70,6 +70,18 @@ TEST_CASE("Diagnostic prompts") {
       {"为什么接口变慢了？", true},
       {"add a --verbose flag to the exporter", false},
       {"给导出工具加一个参数", false},
+      // Short real prompts that report a symptom without a failure word.
+      {"memory keeps growing in the gateway", true},
+      {"users can't log in since this morning", true},
+      {"CI 又红了", true},
+      {"SSO 用户登录不了", true},
+      // A "why" about how the code is built asks for no diagnosis, unless a
+      // symptom comes with it.
+      {"why is the cache keyed on the user id?", false},
+      {"why do we use a mutex here instead of an atomic?", false},
+      {"为什么缓存按用户 id 分？", false},
+      {"why is the cache keyed on the user id? the admin page returns 500", true},
+      {"why is the cache empty after a restart?", true},
   };
   for (const auto& [prompt, diagnostic] : cases) {
     INFO(prompt);
