@@ -13,6 +13,7 @@ namespace {
 constexpr std::string_view kWeightsFile = "claim_weights.tsv";
 constexpr std::string_view kCauseHeadingTag = "cause-heading";
 constexpr std::string_view kCauseLabelTag = "form.cause-label";
+constexpr std::string_view kReasonLabelTag = "form.reason-label";
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
@@ -151,13 +152,16 @@ std::string CueFeature(const Rule& rule) {
 namespace {
 
 // The rule that makes a heading, a lead-in or a row label name a cause: a
-// claim rule, a cause label, or a heading's cause word; -1 for none.
+// claim rule, a cause or reason label, or a heading's cause word; -1 for
+// none.
 int CauseNamingRule(const RuleSet& rules, std::string_view masked) {
   const Hits hits = rules.Match(Target::kSentence, masked);
   if (hits.Has(RuleKind::kClaim)) return hits.First(RuleKind::kClaim);
   for (const int r : hits.rules) {
     const Rule& rule = rules.rule(r);
-    if (rule.kind == RuleKind::kFeature && (rule.tag == kCauseHeadingTag || rule.tag == kCauseLabelTag)) return r;
+    const bool names_cause =
+        rule.tag == kCauseHeadingTag || rule.tag == kCauseLabelTag || rule.tag == kReasonLabelTag;
+    if (rule.kind == RuleKind::kFeature && names_cause) return r;
   }
   return -1;
 }

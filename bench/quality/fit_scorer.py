@@ -54,6 +54,7 @@ FOLDS = 5
 BETA = 0.5
 # On the held-out scores of real train sentences (see the docstring).
 PRECISION_TARGET = 0.90
+MIN_ABOVE = 10
 # A user pack's claim rules (families the fit never saw) weigh like the
 # average cue family, so they still count.
 DEFAULT_CUE = "cue:*"
@@ -181,9 +182,14 @@ def best_threshold(scores, y):
     # every stricter threshold too. Precision is not monotonic in the
     # threshold, and the lowest threshold that happens to reach the target
     # moves by a wide step when one sentence joins or leaves the fit.
+    # Precision over the few highest scores says little (one false claim
+    # among the top three is 0.67), so the walk starts where at least
+    # MIN_ABOVE sentences score above the threshold.
     chosen = None
     for t in reversed(candidates):
         p, r = pr(t)
+        if sum(1 for s in scores if s >= t) < MIN_ABOVE:
+            continue
         if p < PRECISION_TARGET:
             break
         chosen = (p, r, t)
