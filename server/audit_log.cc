@@ -1,9 +1,10 @@
 #include "server/audit_log.h"
 
-#include <spdlog/sinks/rotating_file_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
 #include <ctime>
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
@@ -47,32 +48,58 @@ std::string AuditLine(const AuditRecord& r, std::chrono::system_clock::time_poin
   return line.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-AuditLog::AuditLog(std::shared_ptr<spdlog::logger> logger, IncludeText text) : logger_(std::move(logger)), text_(text) {}
+std::string RotatedName(const std::string& path, int index) {
+  if (index == 0) return path;
+  const std::size_t slash = path.rfind('/');
+  const std::size_t name_at = slash == std::string::npos ? 0 : slash + 1;
+  const std::size_t dot = path.rfind('.');
+  // A leading dot (".audit") or a trailing one is not an extension.
+  const bool has_ext = dot != std::string::npos && dot > name_at && dot + 1 < path.size();
+  const std::string suffix = "." + std::to_string(index);
+  return has_ext ? path.substr(0, dot) + suffix + path.substr(dot) : path + suffix;
+}
 
-AuditLog::~AuditLog() { Flush(); }
+AuditLog::AuditLog(std::string path, std::size_t max_bytes, int max_files, IncludeText text)
+    : path_(std::move(path)), max_bytes_(max_bytes), max_files_(max_files), text_(text) {}
+
+AuditLog::~AuditLog() = default;
 
 Status AuditLog::Open(const std::string& path, std::size_t max_bytes, int max_files, IncludeText text,
                       std::unique_ptr<AuditLog>* out) {
-  try {
-    auto sink = std::make_shared<spdlog::sinks::rotating_file_sink_mt>(path, max_bytes,
-                                                                       static_cast<std::size_t>(max_files));
-    auto logger = std::make_shared<spdlog::logger>("causegate-audit", std::move(sink));
-    logger->set_pattern("%v");
-    logger->set_level(spdlog::level::info);
-    // One write per line: the log is current when a request's answer is sent.
-    logger->flush_on(spdlog::level::info);
-    out->reset(new AuditLog(std::move(logger), text));
-    return Status::Ok();
-  } catch (const spdlog::spdlog_ex& e) {
-    return Status::Error("audit log: " + path + ": " + e.what());
+  std::unique_ptr<AuditLog> log(new AuditLog(path, max_bytes, max_files, text));
+  std::size_t dropped = 0;
+  if (Status s = log->file_.Open(path, &dropped); !s.ok()) return Status::Error("audit log: " + s.message());
+  if (dropped > 0) {
+    spdlog::warn("audit log: {}: removed a torn last line ({} bytes, no newline: a write cut by a crash or a "
+                 "full disk)",
+                 path, dropped);
   }
+  *out = std::move(log);
+  return Status::Ok();
+}
+
+Status AuditLog::Rotate() {
+  file_.Close();
+  std::error_code ec;
+  for (int i = max_files_ - 1; i >= 0; --i) {
+    const std::string from = RotatedName(path_, i);
+    if (!std::filesystem::exists(from, ec)) continue;
+    std::filesystem::rename(from, RotatedName(path_, i + 1), ec);
+    if (ec) break;
+  }
+  std::size_t dropped = 0;
+  Status reopened = file_.Open(path_, &dropped);
+  if (ec && reopened.ok()) return Status::Error("rotating " + path_ + ": " + ec.message());
+  return reopened;
 }
 
 void AuditLog::Write(const AuditRecord& record) {
-  const std::string line = AuditLine(record, std::chrono::system_clock::now(), text_);
-  logger_->info(line);
+  const std::string line = AuditLine(record, std::chrono::system_clock::now(), text_) + "\n";
+  std::lock_guard<std::mutex> lock(mu_);
+  Status s;
+  if (file_.size() > 0 && file_.size() + line.size() > max_bytes_) s = Rotate();
+  if (s.ok()) s = file_.Append(line);
+  if (!s.ok()) spdlog::error("audit log: record dropped: {}", s.message());
 }
-
-void AuditLog::Flush() { logger_->flush(); }
 
 }  // namespace causegate::server

@@ -1,24 +1,27 @@
 // The daemon's audit log: one JSON line per hook or judge request that
-// reached the gate (verdicts and fail-opens), written through spdlog's
-// rotating file sink. Field list: server/API.md ("Audit log"). The final
-// message and prompt are left out unless the owner asks for them
-// (--log-text): they can hold anything the user pasted.
+// reached the gate (verdicts and fail-opens). Field list: server/API.md
+// ("Audit log"). The final message and prompt are left out unless the
+// owner asks for them (--log-text): they can hold anything the user pasted.
+//
+// Each record is written whole, with one write (server/record_file.h), and
+// a line torn by a crash or a full disk is cut off when the log is opened,
+// so every line of the file parses. Rotated here rather than through
+// spdlog's rotating sink, whose buffered stream writes a line longer than
+// its buffer in pieces (a --log-text line easily is).
 // Thread-safe.
-// Tests: tests/unit/server/audit_log_test.cc.
+// Tests: tests/unit/server/audit_log_test.cc, record_file_test.cc.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "evidence/status.h"
-
-namespace spdlog {
-class logger;
-}  // namespace spdlog
+#include "server/record_file.h"
 
 namespace causegate::server {
 
@@ -49,18 +52,33 @@ std::string AuditLine(const AuditRecord& record, std::chrono::system_clock::time
 class AuditLog {
  public:
   // Opens (appends to) path, rotating at max_bytes and keeping max_files
-  // old files (path.1.jsonl ...). Errors: the file cannot be created.
+  // old files (path.1.jsonl ...). A torn last line is removed first, with a
+  // warning in the log. Errors: the file cannot be created or repaired.
   static Status Open(const std::string& path, std::size_t max_bytes, int max_files, IncludeText text,
                      std::unique_ptr<AuditLog>* out);
   ~AuditLog();
 
+  // A record that cannot be written is logged as an error and dropped;
+  // the request it describes is still answered.
   void Write(const AuditRecord& record);
-  void Flush();
+  // Records are on disk when Write returns; kept for callers that ask.
+  void Flush() {}
 
  private:
-  AuditLog(std::shared_ptr<spdlog::logger> logger, IncludeText text);
-  std::shared_ptr<spdlog::logger> logger_;
-  IncludeText text_;
+  AuditLog(std::string path, std::size_t max_bytes, int max_files, IncludeText text);
+  // Renames path -> path.1.jsonl -> ... and starts a new file. REQUIRES: mu_.
+  Status Rotate();
+
+  const std::string path_;
+  const std::size_t max_bytes_;
+  const int max_files_;
+  const IncludeText text_;
+  std::mutex mu_;
+  RecordFile file_;  // guarded by mu_
 };
+
+// The name of the index-th old file of a log: "audit.jsonl", 2 ->
+// "audit.2.jsonl"; a name without extension gets ".2" at its end. 0: path.
+std::string RotatedName(const std::string& path, int index);
 
 }  // namespace causegate::server

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -91,6 +92,49 @@ TEST_CASE("audit log: rotates at the size limit, keeping N old files", "[server]
   CHECK(fs::exists(dir.File("audit.1.jsonl")));
   CHECK(fs::exists(dir.File("audit.2.jsonl")));
   CHECK_FALSE(fs::exists(dir.File("audit.3.jsonl")));
+}
+
+TEST_CASE("audit log: a line cut by a crash is removed at open; the next record is whole", "[server][audit]") {
+  evidence::testing::TempDir dir;
+  const std::string path = dir.File("audit.jsonl");
+  const std::string whole = AuditLine(Sample(), std::chrono::system_clock::now(), IncludeText::kYes) + "\n";
+  const std::string cut = whole.substr(0, whole.size() / 2);  // kill -9 in mid-write
+  dir.WriteRaw("audit.jsonl", whole + cut);
+  std::unique_ptr<AuditLog> log;
+  REQUIRE(AuditLog::Open(path, 1 << 20, 2, IncludeText::kYes, &log).ok());
+  log->Write(Sample());
+  std::ifstream in(path);
+  int lines = 0;
+  for (std::string line; std::getline(in, line); ++lines) CHECK(json::parse(line)["decision"] == "block");
+  CHECK(lines == 2);
+}
+
+TEST_CASE("audit log: a --log-text record of 1 MiB is one write, rotation keeps whole lines", "[server][audit]") {
+  evidence::testing::TempDir dir;
+  const std::string path = dir.File("audit.jsonl");
+  std::unique_ptr<AuditLog> log;
+  REQUIRE(AuditLog::Open(path, 4u << 20, 2, IncludeText::kYes, &log).ok());
+  AuditRecord big = Sample();
+  big.final_message = std::string(1u << 20, 'm');
+  for (int i = 0; i < 10; ++i) log->Write(big);
+  namespace fs = std::filesystem;
+  for (int i = 0; i <= 2; ++i) {
+    const std::string name = RotatedName(path, i);
+    REQUIRE(fs::exists(name));
+    CHECK(fs::file_size(name) <= (4u << 20));
+    std::ifstream in(name);
+    for (std::string line; std::getline(in, line);) {
+      CHECK(json::parse(line)["final_message"].get<std::string>().size() == (1u << 20));
+    }
+  }
+}
+
+TEST_CASE("RotatedName: the index before the extension", "[server][audit]") {
+  CHECK(RotatedName("/var/log/audit.jsonl", 0) == "/var/log/audit.jsonl");
+  CHECK(RotatedName("/var/log/audit.jsonl", 2) == "/var/log/audit.2.jsonl");
+  CHECK(RotatedName("/var/log.d/audit", 1) == "/var/log.d/audit.1");
+  CHECK(RotatedName("/var/log/.audit", 1) == "/var/log/.audit.1");
+  CHECK(RotatedName("audit.", 1) == "audit..1");
 }
 
 }  // namespace
