@@ -21,10 +21,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "gate/gate.h"
+#include "gate/state_cap.h"
 #include "gate/state_dir.h"
 #include "rules/reason.h"
 
@@ -118,6 +120,8 @@ Status StoreLoopBlocks(const std::string& path, const std::string& turn_key, int
     std::remove(tmp.c_str());
     return Status::Error(path + ": cannot replace");
   }
+  // path is STATE/loop/<file>: the counters count towards the folder's total.
+  EvictOldestState(std::filesystem::path(path).parent_path().parent_path().string(), path);
   return Status::Ok();
 }
 

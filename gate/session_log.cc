@@ -17,6 +17,7 @@
 
 #include "evidence/limits.h"
 #include "gate/adapters.h"
+#include "gate/state_cap.h"
 #include "gate/state_dir.h"
 
 namespace causegate::gate {
@@ -154,6 +155,9 @@ Status AppendToSessionLog(const HookRequest& request) {
     if (status.ok()) status = WriteAll(fd, lines, path);
   }
   close(fd);  // releases the lock
+  // Every write can push the folder over its total, from this conversation
+  // or any other (gate/state_cap.h).
+  if (status.ok()) EvictOldestState(StateDir(), path);
   return status;
 }
 

@@ -9,7 +9,8 @@
 // "Stop hook feedback:" line, which that reader counts. One file per agent
 // and session: STATE/sessions/<agent>/<session>.jsonl (gate/state_dir.h).
 // Appends hold an exclusive flock, so concurrent hook processes of one
-// session do not interleave lines.
+// session do not interleave lines. All logs and loop counters together are
+// held to a total, oldest written evicted first (gate/state_cap.h).
 // Tests: tests/unit/gate/session_log_test.cc.
 #pragma once
 

@@ -2,7 +2,9 @@
 // one session: the per-session block counter (gate/loop_state.h) and the
 // session logs of agents whose stop hook sees no transcript
 // (gate/session_log.h). $XDG_STATE_HOME/causegate, else
-// ~/.local/state/causegate; created with mode 0700 on first use.
+// ~/.local/state/causegate; created with mode 0700 on first use. Held to
+// a total size and file count, oldest written evicted first
+// (gate/state_cap.h).
 // Tests: tests/unit/gate/loop_state_test.cc, session_log_test.cc.
 #pragma once
 
