@@ -90,6 +90,8 @@ const std::map<std::string, Setter>& Setters() {
       {"threads", [](const json& v, ServerConfig* c) { return Number(v, 1, 1024, &c->threads); }},
       {"max_queued_connections",
        [](const json& v, ServerConfig* c) { return Number(v, 1, 100000, &c->max_queued_connections); }},
+      {"max_connections",
+       [](const json& v, ServerConfig* c) { return Number(v, 16, 100000, &c->max_connections); }},
       {"max_body_bytes",
        [](const json& v, ServerConfig* c) { return Number(v, 1024, 1ll << 30, &c->max_body_bytes); }},
       {"max_header_bytes",
@@ -211,6 +213,7 @@ Status ValidateServerConfig(const ServerConfig& config, const std::string& token
   if (config.port < 0 || config.port > 65535) return Status::Error("listen: port out of range");
   if (config.threads < 1) return Status::Error("threads: must be at least 1");
   if (config.max_queued_connections < 1) return Status::Error("max_queued_connections: must be at least 1");
+  if (config.max_connections < 16) return Status::Error("max_connections: must be at least 16");
   for (const std::string& root : config.roots) {
     if (root.empty()) return Status::Error("roots: an empty folder name");
   }

@@ -22,9 +22,10 @@ namespace causegate::server {
 inline constexpr std::size_t kDefaultMaxBodyBytes = limits::kMaxHookInputBytes;
 inline constexpr std::size_t kDefaultMaxHeaderBytes = 16u << 10;  // all header lines together
 inline constexpr std::size_t kMaxHeaderCount = 100;
-inline constexpr int kDefaultThreads = 16;              // connections served at once
-inline constexpr int kDefaultMaxQueuedConnections = 64; // accepted, waiting for a worker
-inline constexpr int kDefaultReadTimeoutMs = 5000;      // per read of a request
+inline constexpr int kDefaultThreads = 16;              // workers always ready: requests served at once
+inline constexpr int kDefaultMaxQueuedConnections = 64; // more workers started when requests arrive together
+inline constexpr int kDefaultMaxConnections = 1024;     // open at once: idle, sending, served
+inline constexpr int kDefaultReadTimeoutMs = 5000;      // a request's head in, then its body in
 inline constexpr int kDefaultWriteTimeoutMs = 5000;     // per write of a response
 inline constexpr int kDefaultKeepAliveTimeoutS = 5;     // idle connection kept this long
 inline constexpr int kDefaultKeepAliveMaxRequests = 10000;
@@ -49,6 +50,7 @@ struct ServerConfig {
   std::vector<std::string> roots;  // transcript roots ("" entries invalid; empty = defaults)
   int threads = kDefaultThreads;
   int max_queued_connections = kDefaultMaxQueuedConnections;
+  int max_connections = kDefaultMaxConnections;
   std::size_t max_body_bytes = kDefaultMaxBodyBytes;
   std::size_t max_header_bytes = kDefaultMaxHeaderBytes;
   int read_timeout_ms = kDefaultReadTimeoutMs;

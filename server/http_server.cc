@@ -1,35 +1,49 @@
-// cpp-httplib glue. httplib serves each connection on one task of the
-// queue it gets from new_task_queue for as long as the connection is kept
-// alive; BoundedPool is that queue with workers started on demand up to a
-// cap and a cap on waiting connections, where httplib's own ThreadPool has
-// a fixed number of workers (one idle connection per worker starves it)
-// and queues without bound. Only the header limit is checked before httplib reads the body;
-// the token, route and method are checked once the body (at most
-// max_body_bytes) is in, because closing a connection with unread bytes
-// makes the kernel reset it and the client would never see its 401.
+// cpp-httplib glue. httplib parses requests, routes them and writes the
+// answers; the daemon owns the connections. httplib's own connection loop
+// holds one thread per connection for as long as it is open, waits for a
+// request head with a timeout per recv (a byte every few seconds holds a
+// worker for ever), and reads a chunked, gzip or length-less body whole,
+// inflated, before any handler can refuse it. So:
 //
-// Stop: httplib's stop() closes the listening socket; the accept loop ends,
-// the pool finishes the requests being served, and each kept-alive
-// connection closes after its current request (or when its idle timeout
-// runs out).
-// Tests: tests/e2e/serve_test.py (auth, limits, routes, drain).
+// - GateHttp overrides process_and_close_socket: an accepted socket goes to
+//   the ConnectionLobby, which holds idle and slow connections on one
+//   thread and passes a connection to the WorkerPool only once its
+//   request head is in (server/connection_lobby.h);
+// - a worker runs httplib's process_request on a ConnectionStream, whose
+//   reads share one deadline per request (server/connection_stream.h);
+// - the pre-routing handler, which httplib calls after the headers and
+//   before the body, refuses by route, method, token, size and coding
+//   (server/request_screen.h); the POST routes read their body themselves
+//   through httplib's content receiver, counting, and stop at
+//   max_body_bytes whatever the transfer coding (413);
+// - a connection is closed after any error answer (its body may be
+//   unread); the lobby drains it briefly first so the client reads the
+//   answer rather than a reset.
+//
+// Stop: httplib's stop() closes the listening socket; the accept loop
+// ends and shuts its task queue down, which stops the lobby (closing the
+// connections it holds, none of them in the middle of a request) and then
+// the pool, whose workers finish the requests being served.
+// Tests: tests/e2e/serve_test.py (auth, limits, routes, drain),
+// serve_clients.py (idle and trickling clients), serve_limits.py (bodies).
 #include "server/http_server.h"
 
 #include <httplib.h>
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <deque>
 #include <functional>
-#include <mutex>
 #include <thread>
-#include <vector>
 
-#include "server/bearer.h"
 #include "server/config.h"
+#include "server/connection_lobby.h"
+#include "server/connection_stream.h"
+#include "server/request_head.h"
+#include "server/request_screen.h"
+#include "server/worker_pool.h"
 
 namespace causegate::server {
 namespace {
@@ -37,99 +51,54 @@ namespace {
 using httplib::Request;
 using httplib::Response;
 using HandlerResponse = httplib::Server::HandlerResponse;
+using Clock = std::chrono::steady_clock;
 
-class BoundedPool final : public httplib::TaskQueue {
+// httplib's Server with the connection handling replaced.
+class GateHttp final : public httplib::Server {
  public:
-  BoundedPool(int threads, int max_queued, const std::atomic<bool>* stopping)
-      : max_queued_(static_cast<std::size_t>(max_queued)),
-        max_workers_(static_cast<std::size_t>(threads) + static_cast<std::size_t>(max_queued)),
-        stopping_(stopping) {
-    for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { Work(); });
-  }
+  std::function<void(int fd)> admit;
 
-  // Called by the accept loop with one accepted connection.
-  void enqueue(std::function<void()> fn) override {
-    std::unique_lock<std::mutex> lock(mu_);
-    // Back-pressure: while the queue is full, stop accepting.
-    while (jobs_.size() >= max_queued_ && !stopping_->load()) {
-      not_full_.wait_for(lock, std::chrono::milliseconds(50));
-    }
-    if (jobs_.size() >= max_queued_) {
-      // Stopping: the listening socket is closed, so fn closes the
-      // connection without reading it.
-      lock.unlock();
-      fn();
-      return;
-    }
-    jobs_.push_back(std::move(fn));
-    // No worker free for it: start one (they stay, up to max_workers_), so
-    // a connection never waits behind clients that hold theirs idle.
-    if (jobs_.size() > idle_ && workers_.size() < max_workers_) {
-      workers_.emplace_back([this] { Work(); });
-    } else {
-      not_empty_.notify_one();
-    }
-  }
+  // httplib listens with a backlog of 5: while its accept thread waits for
+  // a core, further connections' SYNs are dropped and each costs its client
+  // a 1 s retransmit (measured: 300 connections in 16 s on a loaded
+  // machine). Listening again on the bound socket widens the queue.
+  void WidenListenBacklog() { ::listen(svr_sock_, SOMAXCONN); }
 
-  void shutdown() override {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      shutdown_ = true;
-    }
-    not_empty_.notify_all();
-    for (std::thread& t : workers_) t.join();
+  // One request on stream: parse, route, answer.
+  bool ServeOne(httplib::Stream& stream, bool close_after, bool* client_closes) {
+    bool closes = false;
+    const bool ok = process_request(stream, close_after, closes, nullptr);
+    *client_closes = closes;
+    return ok;
   }
 
  private:
-  void Work() {
-    while (true) {
-      std::function<void()> fn;
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        ++idle_;
-        not_empty_.wait(lock, [this] { return shutdown_ || !jobs_.empty(); });
-        --idle_;
-        if (jobs_.empty()) return;  // shut down and drained
-        fn = std::move(jobs_.front());
-        jobs_.pop_front();
-      }
-      not_full_.notify_one();
-      fn();
-    }
+  bool process_and_close_socket(socket_t sock) override {
+    admit(sock);
+    return true;
   }
-
-  const std::size_t max_queued_;
-  const std::size_t max_workers_;
-  const std::atomic<bool>* stopping_;
-  std::size_t idle_ = 0;  // workers waiting for a job (guarded by mu_)
-  std::mutex mu_;
-  std::condition_variable not_empty_;
-  std::condition_variable not_full_;
-  std::deque<std::function<void()>> jobs_;
-  bool shutdown_ = false;
-  std::vector<std::thread> workers_;
 };
 
-struct Route {
-  const char* path;
-  const char* method;
-  bool needs_token;
+// httplib's accept loop hands each accepted socket to a task queue; admitting
+// it to the lobby is all that job does, so it runs on the accept thread.
+class AdmitInline final : public httplib::TaskQueue {
+ public:
+  explicit AdmitInline(std::function<void()> on_shutdown) : on_shutdown_(std::move(on_shutdown)) {}
+  void enqueue(std::function<void()> fn) override { fn(); }
+  void shutdown() override { on_shutdown_(); }
+
+ private:
+  std::function<void()> on_shutdown_;
 };
 
-constexpr Route kRoutes[] = {
-    {"/hook", "POST", true},      {"/v1/judge", "POST", true}, {"/v1/reload", "POST", true},
-    {"/metrics", "GET", true},    {"/healthz", "GET", false},
+// What a worker learns of the request it is serving through httplib's
+// callbacks, which run on the same thread.
+struct RequestInFlight {
+  ConnectionStream* stream = nullptr;
+  int status = 0;
 };
+thread_local RequestInFlight* tl_request = nullptr;
 
-const Route* FindRoute(const std::string& path) {
-  for (const Route& r : kRoutes) {
-    if (path == r.path) return &r;
-  }
-  return nullptr;
-}
-
-// The route label of a request in the metrics: a fixed set, so a scan of
-// random paths cannot grow the series.
 const char* RouteLabel(const std::string& path) {
   const Route* r = FindRoute(path);
   return r ? r->path : "other";
@@ -141,9 +110,10 @@ const char* StatusText(int status) {
     case 401: return "missing or wrong bearer token";
     case 404: return "no such route";
     case 405: return "method not allowed";
-    case 408: return "request timeout";
+    case 408: return "request timeout: the request did not arrive in time";
     case 413: return "request body too large";
     case 414: return "request URI too long";
+    case 415: return "request body: unsupported Content-Encoding";
     case 431: return "request headers too large";
     case 503: return "unavailable";
     default: return status >= 500 ? "internal error" : "bad request";
@@ -168,6 +138,8 @@ void Send(const Reply& reply, Response* res) {
     std::snprintf(timing, sizeof timing, "judge;dur=%.3f", reply.judge_ms);
     res->set_header("Server-Timing", timing);
   }
+  // The connection is closed after an error: its body may be unread.
+  if (reply.status >= 400) res->set_header("Connection", "close");
 }
 
 // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, which would let a
@@ -177,46 +149,94 @@ void ListenSocketOptions(socket_t sock) {
   setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
 }
 
+// A request without Content-Length or Transfer-Encoding has no body
+// (RFC 9112, section 6.3); httplib would read one until the client closes.
+bool HasBody(const Request& req) {
+  return req.has_header("Content-Length") || req.has_header("Transfer-Encoding");
+}
+
 }  // namespace
 
 struct HttpServer::Impl {
   Impl(Service* s, Metrics* m, HttpOptions o) : service(s), metrics(m), options(std::move(o)) {}
 
-  // Only what can be judged before the body is read. Everything else is
-  // answered after httplib has read the body (at most max_body_bytes), so
-  // the connection stays usable and the client sees the answer, not a reset.
-  HandlerResponse PreRoute(const Request& req, Response& res) const {
-    std::size_t header_bytes = 0;
-    for (const auto& [key, value] : req.headers) header_bytes += key.size() + value.size() + 4;
-    if (req.headers.size() <= kMaxHeaderCount && header_bytes <= options.max_header_bytes) {
-      return HandlerResponse::Unhandled;
+  // 0 when the request may go on to its body, else the status of the
+  // refusal already written into res.
+  int Screen(const Request& req, Response& res) const {
+    const std::string authorization = req.get_header_value("Authorization");
+    const std::string content_encoding = req.get_header_value("Content-Encoding");
+    const std::string transfer_encoding = req.get_header_value("Transfer-Encoding");
+    const std::string content_length = req.get_header_value("Content-Length");
+    RequestHead head;
+    head.method = req.method;
+    head.path = req.path;
+    head.header_count = req.headers.size();
+    for (const auto& header : req.headers) head.header_bytes += header.first.size() + header.second.size() + 4;
+    head.authorization = authorization;
+    head.content_encoding = content_encoding;
+    head.transfer_encoding = transfer_encoding;
+    head.content_length = content_length;
+    head.has_content_length = req.has_header("Content-Length");
+    ScreenLimits limits;
+    limits.max_body_bytes = options.max_body_bytes;
+    limits.max_header_bytes = options.max_header_bytes;
+    limits.max_header_count = kMaxHeaderCount;
+    limits.token = options.token;
+    const HeadRefusal refusal = ScreenRequest(head, limits);
+    if (refusal.status == 0) return 0;
+    if (refusal.missing_token) {
+      // Logged and counted: an agent whose hook is refused is unchecked,
+      // and its user believes otherwise (a Claude Code http hook without
+      // allowedEnvVars sends no token).
+      spdlog::warn("{} {}: refused (401): {}", req.method, req.path, refusal.message);
+      metrics->CountRefused(FindRoute(req.path)->path, Refusal::kToken);
     }
-    Send(Service::Error(431, StatusText(431)), &res);
-    res.set_header("Connection", "close");
-    return HandlerResponse::Handled;
+    Send(Service::Error(refusal.status, refusal.message), &res);
+    if (!refusal.allow.empty()) res.set_header("Allow", refusal.allow);
+    if (refusal.missing_token) res.set_header("WWW-Authenticate", "Bearer");
+    return refusal.status;
   }
 
   void SetUp() {
+    pool = std::make_unique<WorkerPool>(static_cast<std::size_t>(options.threads),
+                                        static_cast<std::size_t>(options.threads + options.max_queued_connections));
+    LobbyOptions lobby_options;
+    lobby_options.max_connections = static_cast<std::size_t>(options.max_connections);
+    lobby_options.idle_timeout = std::chrono::seconds(options.keep_alive_timeout_s);
+    lobby_options.head_timeout = std::chrono::milliseconds(options.read_timeout_ms);
+    lobby_options.head_limit = RequestHeadLimit(options.max_header_bytes);
+    lobby = std::make_unique<ConnectionLobby>(
+        lobby_options,
+        [this](Connection connection) {
+          // std::function needs a copyable job; the connection moves in once.
+          auto shared = std::make_shared<Connection>(std::move(connection));
+          pool->Submit([this, shared] { ServeConnection(std::move(*shared)); });
+        },
+        [this](int status) { metrics->CountRequest("other", status); });
+    svr.admit = [this](int fd) { lobby->Admit(fd); };
     svr.new_task_queue = [this] {
-      return new BoundedPool(options.threads, options.max_queued_connections, &stopping);
+      return new AdmitInline([this] {
+        lobby->Stop();
+        pool->Shutdown();
+      });
     };
     svr.set_socket_options(ListenSocketOptions);
     svr.set_tcp_nodelay(true);
+    // Only for the Keep-Alive header httplib writes: the lobby enforces both.
     svr.set_keep_alive_max_count(static_cast<std::size_t>(options.keep_alive_max_requests));
     svr.set_keep_alive_timeout(options.keep_alive_timeout_s);
-    svr.set_read_timeout(options.read_timeout_ms / 1000, (options.read_timeout_ms % 1000) * 1000);
-    svr.set_write_timeout(options.write_timeout_ms / 1000, (options.write_timeout_ms % 1000) * 1000);
     svr.set_payload_max_length(options.max_body_bytes);
-    svr.set_pre_routing_handler([this](const Request& req, Response& res) { return PreRoute(req, res); });
-    svr.set_error_handler([](const Request& req, Response& res) {
+    svr.set_pre_routing_handler([this](const Request& req, Response& res) {
+      return Screen(req, res) == 0 ? HandlerResponse::Unhandled : HandlerResponse::Handled;
+    });
+    // Expect: 100-continue: the refusal instead of the go-ahead, so the
+    // client does not send a body that would be refused.
+    svr.set_expect_100_continue_handler([this](const Request& req, Response& res) {
+      const int status = Screen(req, res);
+      return status == 0 ? 100 : status;
+    });
+    svr.set_error_handler([](const Request&, Response& res) {
       if (!res.body.empty()) return;
-      const Route* route = FindRoute(req.path);
-      if (res.status == 404 && route != nullptr) {
-        res.status = 405;
-        res.set_header("Allow", route->method);
-        Send(Service::Error(405, std::string("use ") + route->method + " " + route->path), &res);
-        return;
-      }
       Send(Service::Error(res.status, StatusText(res.status)), &res);
     });
     svr.set_exception_handler([](const Request& req, Response& res, std::exception_ptr ep) {
@@ -231,38 +251,72 @@ struct HttpServer::Impl {
       Send(Service::Error(500, "internal error"), &res);
     });
     svr.set_logger([this](const Request& req, const Response& res) {
+      if (tl_request != nullptr) tl_request->status = res.status;
       metrics->CountRequest(RouteLabel(req.path), res.status);
     });
 
-    Serve("/hook", [this](const Request& req) { return Hook(req.body); });
-    Serve("/v1/judge", [this](const Request& req) { return service->Judge(req.body); });
-    Serve("/v1/reload", [this](const Request&) { return service->Reload("POST /v1/reload"); });
-    Serve("/healthz", [this](const Request&) { return service->Health(); });
-    Serve("/metrics", [this](const Request&) { return service->MetricsText(); });
+    ServeBody("/hook", [this](const std::string& body) { return Hook(body); });
+    ServeBody("/v1/judge", [this](const std::string& body) { return service->Judge(body); });
+    ServeBody("/v1/reload", [this](const std::string&) { return service->Reload("POST /v1/reload"); });
+    svr.Get("/healthz", [this](const Request&, Response& res) { Send(service->Health(), &res); });
+    svr.Get("/metrics", [this](const Request&, Response& res) { Send(service->MetricsText(), &res); });
   }
 
-  // Registers a route of kRoutes with its method, behind the token check.
-  void Serve(const char* path, std::function<Reply(const Request&)> answer) {
-    const Route& route = *FindRoute(path);
-    httplib::Server::Handler handler = [this, &route, answer = std::move(answer)](const Request& req,
-                                                                                 Response& res) {
-      if (route.needs_token && !options.token.empty() &&
-          !BearerMatches(req.get_header_value("Authorization"), options.token)) {
-        // Logged and counted: an agent whose hook is refused is unchecked,
-        // and its user believes otherwise (a Claude Code http hook without
-        // allowedEnvVars sends no token).
-        spdlog::warn("{} {}: refused (401): {}", req.method, req.path, StatusText(401));
-        metrics->CountRefused(route.path, Refusal::kToken);
-        Send(Service::Error(401, StatusText(401)), &res);
-        res.set_header("WWW-Authenticate", "Bearer");
-        return;
+  // A POST route: the body read here, counted, at most max_body_bytes of
+  // it on any transfer coding (the screen has refused compressed bodies).
+  void ServeBody(const char* path, std::function<Reply(const std::string&)> answer) {
+    svr.Post(path, [this, answer = std::move(answer)](const Request& req, Response& res,
+                                                      const httplib::ContentReader& read_body) {
+      std::string body;
+      if (HasBody(req)) {
+        bool too_large = false;
+        const bool read = read_body([this, &body, &too_large](const char* data, std::size_t size) {
+          if (body.size() + size > options.max_body_bytes) {
+            too_large = true;
+            return false;
+          }
+          body.append(data, size);
+          return true;
+        });
+        if (too_large) {
+          return Send(Service::Error(413, "request body too large: over " + std::to_string(options.max_body_bytes) +
+                                              " bytes"),
+                      &res);
+        }
+        if (!read) {
+          const bool late = tl_request != nullptr && tl_request->stream->timed_out();
+          return Send(Service::Error(late ? 408 : 400, late ? StatusText(408) : "request body: cut short or malformed"),
+                      &res);
+        }
       }
-      Send(answer(req), &res);
-    };
-    if (std::string_view(route.method) == "POST") {
-      svr.Post(path, std::move(handler));
-    } else {
-      svr.Get(path, std::move(handler));
+      Send(answer(body), &res);
+    });
+  }
+
+  // One connection, on a worker: its requests while their heads are in,
+  // then back to the lobby (or closed).
+  void ServeConnection(Connection connection) {
+    while (true) {
+      RequestInFlight request;
+      bool ok = false;
+      bool client_closes = false;
+      const bool last = stopping || connection.requests_answered + 1 >= options.keep_alive_max_requests;
+      {
+        ConnectionStream stream(&connection, std::chrono::milliseconds(options.write_timeout_ms));
+        stream.set_read_deadline(Clock::now() + std::chrono::milliseconds(options.read_timeout_ms));
+        request.stream = &stream;
+        tl_request = &request;
+        ok = svr.ServeOne(stream, last, &client_closes);
+        tl_request = nullptr;
+      }
+      ++connection.requests_answered;
+      if (ok && request.status >= 400) return lobby->Linger(connection.fd);
+      if (!ok || client_closes || last || stopping) {
+        close(connection.fd);
+        return lobby->Closed();
+      }
+      if (RequestHeadEnd(connection.pending) == std::string::npos) return lobby->Return(std::move(connection));
+      // The next request's head is already here (pipelined): serve it now.
     }
   }
 
@@ -281,9 +335,13 @@ struct HttpServer::Impl {
   Service* service;
   Metrics* metrics;
   const HttpOptions options;
-  httplib::Server svr;
   std::atomic<bool> stopping{false};
   std::atomic<bool> in_run{false};
+  // Destroyed in reverse: the lobby (which hands connections to the pool)
+  // stops first, then the pool (whose jobs use svr).
+  GateHttp svr;
+  std::unique_ptr<WorkerPool> pool;
+  std::unique_ptr<ConnectionLobby> lobby;
 };
 
 HttpServer::HttpServer(Service* service, Metrics* metrics, HttpOptions options)
@@ -306,6 +364,7 @@ Status HttpServer::Bind(int* port) {
     }
     *port = o.port;
   }
+  impl_->svr.WidenListenBacklog();
   return Status::Ok();
 }
 

@@ -1,17 +1,18 @@
 // The daemon's HTTP side: cpp-httplib behind a narrow interface (httplib.h
-// stays inside http_server.cc). Adds to the routes of server/service.h what
-// belongs to the wire: the bearer token, the limits on headers, bodies,
-// time and connections, keep-alive, and request counts in the metrics.
+// stays inside the server's .cc files). Adds to the routes of
+// server/service.h what belongs to the wire: the bearer token, the limits
+// on headers, bodies, time and connections, keep-alive, and request counts
+// in the metrics.
 //
-// Connections: each is served by one worker thread for as long as it is
-// kept alive. `threads` workers are always ready; when a connection
-// arrives and none is free, another worker starts at once, up to
-// `threads + max_queued_connections`, so connections that sit idle or
-// trickle their request a byte at a time cannot starve the agents that
-// are waiting for a verdict (tests/e2e/serve_clients.py). Past that cap,
-// connections wait in a queue of `max_queued_connections`, and past that
-// the accept loop stops accepting (back-pressure into the kernel's listen
-// queue), so neither memory nor threads grow with the number of clients.
+// Connections: up to max_connections open at once. While a connection is
+// idle or still sending its request head it waits in one thread's epoll
+// set and holds no worker (server/connection_lobby.h); a request whose
+// head is in gets a worker: `threads` are always ready and up to
+// `threads + max_queued_connections` start when requests arrive together
+// (server/worker_pool.h). So 500 idle connections and 100 clients
+// trickling a byte every 2 s cost the agents' requests nothing
+// (tests/e2e/serve_clients.py), and memory and threads do not grow with
+// the number of clients.
 // Tests: tests/e2e/serve_*.py.
 #pragma once
 
@@ -30,6 +31,7 @@ struct HttpOptions {
   int port = 0;  // 0: any free port
   int threads = 16;
   int max_queued_connections = 64;
+  int max_connections = 1024;
   std::size_t max_body_bytes = 8u << 20;
   std::size_t max_header_bytes = 16u << 10;
   int read_timeout_ms = 5000;

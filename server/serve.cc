@@ -7,9 +7,11 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -33,6 +35,25 @@ namespace {
 const char* Env(const char* name) {
   const char* v = std::getenv(name);
   return v ? v : "";
+}
+
+// Descriptors the daemon needs besides its connections: the listening
+// socket, epoll, the audit log, packs being read, transcripts being read by
+// every worker.
+constexpr rlim_t kFilesBesideConnections = 256;
+
+// The usual soft limit (1024) is below max_connections' default: raise it
+// towards the hard limit, so connections are capped by max_connections
+// (oldest idle closed first) and not by accept failing with EMFILE.
+void RaiseOpenFileLimit(rlim_t wanted) {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= wanted) return;
+  limit.rlim_cur = std::min(wanted, limit.rlim_max);
+  if (setrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  if (limit.rlim_cur < wanted) {
+    spdlog::warn("open file limit {} is below max_connections + {}; raise it (ulimit -n) or lower max_connections",
+                 limit.rlim_cur, kFilesBesideConnections);
+  }
 }
 
 // The CLI's logger is single-threaded; the daemon logs from every worker.
@@ -175,6 +196,7 @@ Status Serve(const ServerConfig& config) {
   http_options.port = config.port;
   http_options.threads = config.threads;
   http_options.max_queued_connections = config.max_queued_connections;
+  http_options.max_connections = config.max_connections;
   http_options.max_body_bytes = config.max_body_bytes;
   http_options.max_header_bytes = config.max_header_bytes;
   http_options.read_timeout_ms = config.read_timeout_ms;
@@ -182,6 +204,7 @@ Status Serve(const ServerConfig& config) {
   http_options.keep_alive_timeout_s = config.keep_alive_timeout_s;
   http_options.keep_alive_max_requests = config.keep_alive_max_requests;
   http_options.token = token;
+  RaiseOpenFileLimit(static_cast<rlim_t>(config.max_connections) + kFilesBesideConnections);
   HttpServer http(&service, &metrics, http_options);
   int port = 0;
   if (Status s = http.Bind(&port); !s.ok()) return s;

@@ -32,6 +32,7 @@ constexpr Range kRanges[] = {
     {"keep_alive_max_requests", 1, std::int64_t{1} << 30},
     {"threads", 1, 1024},
     {"max_queued_connections", 1, 100000},
+    {"max_connections", 16, 100000},
     {"audit_log_max_bytes", 4096, std::int64_t{1} << 40},
     {"audit_log_files", 1, 1000},
     {"reload_poll_ms", 0, 3600000},
@@ -72,6 +73,7 @@ TEST_CASE("config limits: the defaults are the documented ones", "[server][confi
   CHECK(c.keep_alive_timeout_s == 5);
   CHECK(c.threads == 16);
   CHECK(c.max_queued_connections == 64);
+  CHECK(c.max_connections == 1024);
 }
 
 TEST_CASE("config file: kMaxConfigFileBytes accepted, one byte more refused", "[server][config][limits]") {
