@@ -16,9 +16,13 @@ bool StartsWithNoCase(std::string_view text, std::size_t at, std::string_view wo
 
 // English coordinators after a comma; the comma stays with the left clause.
 constexpr std::array<std::string_view, 5> kCommaJoins = {" and ", " but ", " while ", " whereas ", " although "};
-// Chinese: after "，" these open a clause of their own.
-constexpr std::array<std::string_view, 9> kHanJoins = {"但", "而", "并且", "而且", "同时",
-                                                       "另外", "此外", "不过", "建议"};
+// Chinese: after "，" these open a clause of their own: contrast and
+// addition, and an offer or plan that follows a finding ("……，也许可以加个
+// 告警" hedges the offer, not the finding, like ", and maybe we should").
+constexpr std::array<std::string_view, 17> kHanJoins = {"但", "而", "并且", "而且", "同时", "另外",
+                                                        "此外", "不过", "建议", "也许可以", "或许可以",
+                                                        "可以考虑", "要不要", "我可以", "我会", "我来",
+                                                        "接下来"};
 constexpr std::string_view kHanComma = "，";
 constexpr std::string_view kHanSemicolon = "；";
 constexpr std::string_view kEmDash = " — ";

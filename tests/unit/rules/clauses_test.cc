@@ -26,6 +26,9 @@ TEST_CASE("Clauses: coordination splits, a consequence stays with its clause") {
   CHECK(Clauses("根因是磁盘满了，建议扩容") == V{"根因是磁盘满了", "建议扩容"});
   CHECK(Clauses("因为磁盘满了，所以任务失败") == V{"因为磁盘满了，所以任务失败"});
   CHECK(Clauses("可能是网络；磁盘满了导致失败") == V{"可能是网络", "磁盘满了导致失败"});
+  // An offer after a finding is a clause of its own; a bare hedge is not.
+  CHECK(Clauses("导出失败是因为磁盘满了，也许可以加个告警") == V{"导出失败是因为磁盘满了", "也许可以加个告警"});
+  CHECK(Clauses("因为磁盘满了，可能导致导出失败") == V{"因为磁盘满了，可能导致导出失败"});
 }
 
 TEST_CASE("Clauses: separators at either end open nothing, and the spans stay in the text") {

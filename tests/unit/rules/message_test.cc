@@ -103,6 +103,10 @@ TEST_CASE("ParseMessage splits prose into sentences", "[message]") {
       {"comment inside a word in an html block",
        "<div>\nThe root<!-- a > b -->cause is OOM.\n</div>\n",
        {"The rootcause is OOM."}},
+      // A block element's tag is a line break though the block is on one line.
+      {"block tags on one line break it",
+       "<details><summary>Root cause</summary>The cron job filled the disk.</details>\n",
+       {"Root cause The cron job filled the disk."}},
       {"comment over lines in an html block",
        "<div>\nIt failed be<!-- one\ntwo -->cause of OOM.\n</div>\n",
        {"It failed because of OOM."}},
