@@ -54,13 +54,6 @@ bool EndsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
-evidence::SessionKind KindOf(const std::string& path, evidence::TranscriptFormat format) {
-  const std::string name = std::filesystem::path(path).filename().string();
-  return format == evidence::TranscriptFormat::kClaudeCode && name.rfind("agent-", 0) == 0
-             ? evidence::SessionKind::kSubagent
-             : evidence::SessionKind::kMain;
-}
-
 // The quoted fragments JudgeTurn can look up: long enough, in the part of
 // the message it reads.
 std::vector<std::string> CitableFragments(const std::string& message) {
@@ -151,7 +144,7 @@ FileCheck CheckFile(const std::string& path, const rules::RuleSet& rules, const 
   SessionHistory history(options.max_history_bytes);
   Status failed = Status::Ok();
   int visited = 0;
-  const Status s = evidence::ForEachTurn(path, KindOf(path, format), [&](const evidence::Turn& turn, int index) {
+  const Status s = evidence::ForEachTurn(path, evidence::SessionKindOf(path, format), [&](const evidence::Turn& turn, int index) {
     ++visited;
     if (const std::string_view why = gate::NotJudgedReason(turn); !why.empty()) {
       out.file.not_judged = std::string(why);

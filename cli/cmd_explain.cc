@@ -5,13 +5,16 @@
 // get. Colour only on a terminal and without NO_COLOR.
 #include <unistd.h>
 
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/text_wrap.h"
 #include "cli/turn_source.h"
+#include "evidence/nearest_lines.h"
 #include "gate/gate.h"
 #include "rules/reason.h"
 #include "rules/verdict_json.h"
@@ -34,45 +37,88 @@ std::string FormatWeight(double w) {
   return buf;
 }
 
+// printf into a string: the whole view is wrapped at the end.
+__attribute__((format(printf, 2, 3))) void Out(std::string* out, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  va_list again;
+  va_copy(again, args);
+  const int n = std::vsnprintf(nullptr, 0, format, args);
+  va_end(args);
+  if (n > 0) {
+    const std::size_t at = out->size();
+    out->resize(at + static_cast<std::size_t>(n) + 1);
+    std::vsnprintf(out->data() + at, static_cast<std::size_t>(n) + 1, format, again);
+    out->resize(at + static_cast<std::size_t>(n));
+  }
+  va_end(again);
+}
+
 // The debug-protocol steps (rules/protocol_steps.h): each call's step, the
 // summary line and a guess-fix.
-void PrintProtocol(const rules::Verdict& v, const rules::RuleSet& rules, const Style& c) {
+void PrintProtocol(const rules::Verdict& v, const rules::RuleSet& rules, const Style& c, std::string* out) {
   const rules::ProtocolSteps& p = v.protocol;
-  std::printf("\n%s", c("1", "protocol steps:").c_str());
-  if (p.earlier_turns > 0) std::printf(" (follow-up: %d earlier turn(s) included)", p.earlier_turns);
-  std::printf("\n");
+  Out(out, "\n%s", c("1", "protocol steps:").c_str());
+  if (p.earlier_turns > 0) Out(out, " (follow-up: %d earlier turn(s) included)", p.earlier_turns);
+  Out(out, "\n");
   for (const rules::StepCall& call : p.calls) {
     std::string step = rules::CallStepName(call.step);
     if (!call.probe_kind.empty()) step += ":" + call.probe_kind;
     if (call.rule >= 0) step += " (" + rules.rule(call.rule).id + ")";
     if (call.baseline >= 0) step += " (re-run of " + p.calls[static_cast<std::size_t>(call.baseline)].id + ": " + call.changed + ")";
-    std::printf("  - %-24s %s%s\n", rules::Shorten(call.label, 24).c_str(), c("2", step).c_str(),
+    Out(out, "  - %-24s %s%s\n", rules::Shorten(call.label, 24).c_str(), c("2", step).c_str(),
                 call.turns_back > 0 ? (" [" + std::to_string(call.turns_back) + " turn(s) back]").c_str() : "");
   }
-  std::printf("  %s\n", rules::StepSummaryLine(p).c_str());
+  Out(out, "  %s\n", rules::StepSummaryLine(p).c_str());
   if (v.guess_fix.found) {
-    std::printf("  %s %s after \"%s\" (%s)\n", c("31", "guess-fix:").c_str(), v.guess_fix.edit_label.c_str(),
+    Out(out, "  %s %s after \"%s\" (%s)\n", c("31", "guess-fix:").c_str(), v.guess_fix.edit_label.c_str(),
                 rules::Shorten(v.guess_fix.hedge, 120).c_str(), rules.rule(v.guess_fix.hedge_rule).id.c_str());
   }
 }
 
+// Under a claim the gate did not find proven: the lines of this turn's
+// tool output that share its words, the output the agent saw and did not
+// quote, so a person can judge the block.
+void PrintNearestLines(const std::string& claim, const evidence::Turn& turn, const Style& c, std::string* out) {
+  const std::vector<evidence::NearLine> lines = evidence::NearestOutputLines(claim, turn.tool_calls);
+  if (lines.empty()) {
+    Out(out, "    %s\n", c("2", "no line of this turn's tool output shares its words").c_str());
+    return;
+  }
+  Out(out, "    %s\n", c("2", "tool output it did not quote, nearest lines:").c_str());
+  std::size_t call = lines.front().call + 1;  // none printed yet
+  for (const evidence::NearLine& line : lines) {
+    if (line.call != call) {
+      call = line.call;
+      const evidence::ToolCall& tool = turn.tool_calls[call];
+      Out(out, "      %s %s\n", tool.name.c_str(), rules::Shorten(tool.command, 80).c_str());
+    }
+    Out(out, "        %lld: %s\n", static_cast<long long>(line.line), rules::Shorten(line.text, 240).c_str());
+  }
+}
+
 void PrintText(const SelectedTurn& selected, const std::string& path, const rules::Verdict& v,
-               const rules::RuleSet& rules, const rules::Outcome& outcome, int prior_blocks, const Style& c) {
-  std::printf("%s %s", c("1", "transcript:").c_str(), path.c_str());
-  if (selected.index > 0) std::printf(" (turn %d)", selected.index);
-  std::printf("\n%s %s\n", c("1", "prompt:").c_str(), Quote(selected.turn.prompt).c_str());
-  std::printf("%s %s\n", c("1", "diagnostic turn:").c_str(),
+               const rules::RuleSet& rules, const rules::Outcome& outcome, int prior_blocks, const Style& c,
+               std::string* out, std::string* verbatim) {
+  Out(out, "%s %s", c("1", "transcript:").c_str(), path.c_str());
+  if (selected.index > 0 && selected.count > 0) {
+    Out(out, " (turn %d of %d)", selected.index, selected.count);
+  } else if (selected.index > 0) {
+    Out(out, " (turn %d)", selected.index);
+  }
+  Out(out, "\n%s %s\n", c("1", "prompt:").c_str(), Quote(selected.turn.prompt).c_str());
+  Out(out, "%s %s\n", c("1", "diagnostic turn:").c_str(),
               v.diagnostic_rule >= 0 ? ("yes (" + rules.rule(v.diagnostic_rule).id + ")").c_str()
                                      : "no (only sentences that name a failure can be claims)");
-  std::printf("%s %d in this turn", c("1", "tool calls:").c_str(), v.tool_calls);
-  if (v.turns_read_back > 0) std::printf("; %d earlier turn(s) read for citations", v.turns_read_back);
-  std::printf("\n");
+  Out(out, "%s %d in this turn", c("1", "tool calls:").c_str(), v.tool_calls);
+  if (v.turns_read_back > 0) Out(out, "; %d earlier turn(s) read for citations", v.turns_read_back);
+  Out(out, "\n");
   for (const evidence::ToolCall& call : selected.turn.tool_calls) {
-    std::printf("  - %s %s\n", call.name.c_str(), rules::Shorten(call.command, 100).c_str());
+    Out(out, "  - %s %s\n", call.name.c_str(), rules::Shorten(call.command, 100).c_str());
   }
-  PrintProtocol(v, rules, c);
+  PrintProtocol(v, rules, c, out);
 
-  std::printf("\n%s\n", c("1", "sentences (claim scorer, threshold " +
+  Out(out, "\n%s\n", c("1", "sentences (claim scorer, threshold " +
                                    FormatWeight(rules::ClaimScorer::Default().threshold()) + "):").c_str());
   for (std::size_t i = 0; i < v.message.sentences.size() && i < v.scores.size(); ++i) {
     const rules::ClaimScore& score = v.scores[i];
@@ -89,46 +135,51 @@ void PrintText(const SelectedTurn& selected, const std::string& path, const rule
       if (score.rule >= 0) why += " (" + rules.rule(score.rule).id + ")";
       if (!score.overruled.empty()) why += "; decided by: " + score.overruled;
     }
-    std::printf("  %s %s\n", Quote(v.message.sentences[i].text).c_str(), c(score.claim ? "1" : "2", why).c_str());
+    Out(out, "  %s %s\n", Quote(v.message.sentences[i].text).c_str(), c(score.claim ? "1" : "2", why).c_str());
     if (!score.scored) continue;
     // The decisive features: every one that moved the score, largest first.
     std::string line = "bias " + FormatWeight(rules::ClaimScorer::Default().bias());
     for (const rules::FeatureWeight& f : score.features) line += ", " + f.feature + " " + FormatWeight(f.weight);
-    std::printf("      %s\n", c("2", line).c_str());
+    Out(out, "      %s\n", c("2", line).c_str());
   }
 
-  std::printf("\n%s %zu\n", c("1", "claims:").c_str(), v.claims.size());
+  Out(out, "\n%s %zu\n", c("1", "claims:").c_str(), v.claims.size());
   int n = 0;
   for (const rules::Claim& claim : v.claims) {
     const bool ok = claim.finding == rules::Finding::kSupported;
-    std::printf(" %d. %s\n    rule %s, finding %s\n", ++n,
+    Out(out, " %d. %s\n    rule %s, finding %s\n", ++n,
                 Quote(v.message.sentences[static_cast<std::size_t>(claim.sentence)].text).c_str(),
                 rules.rule(claim.rule).id.c_str(), c(ok ? "32" : "31", rules::FindingName(claim.finding)).c_str());
-    if (claim.citations.empty()) std::printf("    no quoted fragment of 8+ characters (or 4+ Han) placed with it\n");
+    if (claim.citations.empty()) Out(out, "    no quoted fragment of 8+ characters (or 4+ Han) placed with it\n");
     for (const rules::CitationCheck& check : claim.citations) {
       const rules::Fragment& f = v.message.fragments[static_cast<std::size_t>(check.fragment)];
-      std::printf("    quote %s (%s): found in %s", Quote(f.text).c_str(), rules::FragmentOriginName(f.origin),
-                  evidence::SourceName(check.source));
+      const bool nowhere = check.source == evidence::Source::kNowhere;
+      Out(out, "    quote %s (%s): %s%s", Quote(f.text).c_str(), rules::FragmentOriginName(f.origin),
+          nowhere ? "in no tool output" : "found in ", nowhere ? "" : evidence::SourceName(check.source));
       if (!check.tool.empty()) {
-        std::printf(" of %s %s", check.tool.c_str(), Quote(rules::Shorten(check.command, 80)).c_str());
-        std::printf(check.turns_back == 0 ? " (this turn" : " (%d turn(s) back", check.turns_back);
-        if (check.line > 0) std::printf(", line %lld", static_cast<long long>(check.line));
-        std::printf(")");
+        Out(out, " of %s %s", check.tool.c_str(), Quote(rules::Shorten(check.command, 80)).c_str());
+        Out(out, check.turns_back == 0 ? " (this turn" : " (%d turn(s) back", check.turns_back);
+        if (check.line > 0) Out(out, ", line %lld", static_cast<long long>(check.line));
+        Out(out, ")");
       }
-      std::printf("\n");
-      if (!check.excerpt.empty()) std::printf("      > %s\n", rules::Shorten(check.excerpt, 160).c_str());
+      Out(out, "\n");
+      if (!check.excerpt.empty()) Out(out, "      > %s\n", rules::Shorten(check.excerpt, 160).c_str());
     }
+    if (!ok) PrintNearestLines(v.message.sentences[static_cast<std::size_t>(claim.sentence)].text, selected.turn, c, out);
   }
 
   const bool block = outcome.action == rules::Action::kBlock;
-  std::printf("\n%s %s", c("1", "verdict:").c_str(),
+  Out(out, "\n%s %s", c("1", "verdict:").c_str(),
               c(block ? "1;31" : "1;32", rules::ActionName(outcome.action)).c_str());
-  if (prior_blocks > 0) std::printf(" (after %d earlier block(s) in this turn)", prior_blocks);
-  std::printf("\n");
-  if (block) std::printf("\n%s\n%s\n", c("1", "reason the agent gets:").c_str(), outcome.reason.c_str());
-  if (!outcome.warning.empty()) std::printf("\n%s\n%s\n", c("1", "warning the user gets:").c_str(), outcome.warning.c_str());
+  if (prior_blocks > 0) Out(out, " (after %d earlier block(s) in this turn)", prior_blocks);
+  Out(out, "\n");
+  // The texts the agent and the user get, as they get them: not wrapped.
+  if (block) Out(verbatim, "\n%s\n%s\n", c("1", "reason the agent gets:").c_str(), outcome.reason.c_str());
+  if (!outcome.warning.empty()) {
+    Out(verbatim, "\n%s\n%s\n", c("1", "warning the user gets:").c_str(), outcome.warning.c_str());
+  }
   if (!outcome.system_message.empty()) {
-    std::printf("\n%s\n%s\n", c("1", "warning the user gets:").c_str(), outcome.system_message.c_str());
+    Out(verbatim, "\n%s\n%s\n", c("1", "warning the user gets:").c_str(), outcome.system_message.c_str());
   }
 }
 
@@ -144,7 +195,8 @@ void AddExplainCommand(CLI::App& app, Common& common) {
   auto args = std::make_shared<Args>();
   cmd->add_option("transcript", args->path, "Claude Code transcript (.jsonl)")->required();
   cmd->add_option("--turn", args->turn, "Turn number, from 1 (default: the last turn)")->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--subagent", args->subagent, "The file is a subagent's own transcript");
+  cmd->add_flag("--subagent", args->subagent,
+                "The file is a subagent's own transcript (found by itself for Claude Code's agent-*.jsonl)");
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--max-blocks", args->max_blocks, "Blocks per turn before a turn is let through");
   cmd->callback([&common, args] {
@@ -168,7 +220,10 @@ void AddExplainCommand(CLI::App& app, Common& common) {
       return;
     }
     SelectedTurn selected;
-    const auto kind = args->subagent ? evidence::SessionKind::kSubagent : evidence::SessionKind::kMain;
+    // A subagent's own file (agent-*.jsonl) is read as one, as check does.
+    evidence::TranscriptFormat format = evidence::TranscriptFormat::kUnknown;
+    (void)evidence::DetectTranscriptFormat(args->path, &format);  // SelectTurn reports a bad file
+    const auto kind = args->subagent ? evidence::SessionKind::kSubagent : evidence::SessionKindOf(args->path, format);
     if (Status s = SelectTurn(args->path, kind, args->turn, &selected); !s.ok()) {
       std::fprintf(stderr, "causegate: %s\n", s.message().c_str());
       common.exit_code = 2;
@@ -191,7 +246,11 @@ void AddExplainCommand(CLI::App& app, Common& common) {
     } else {
       Style style;
       style.on = isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
-      PrintText(selected, args->path, v, *rules, outcome, prior, style);
+      std::string text;
+      std::string verbatim;
+      PrintText(selected, args->path, v, *rules, outcome, prior, style, &text, &verbatim);
+      std::fputs(WrapLines(text, OutputWidth()).c_str(), stdout);
+      std::fputs(verbatim.c_str(), stdout);
     }
     common.exit_code = outcome.action == rules::Action::kBlock ? 1 : 0;
   });

@@ -362,10 +362,20 @@ bool IsCompactionAgent(std::string_view agent_id) {
   return agent_id.rfind("acompact-", 0) == 0;
 }
 
-bool IsCompactionTranscript(std::string_view path) {
+namespace {
+
+std::string_view FileName(std::string_view path) {
   const std::size_t slash = path.find_last_of('/');
-  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  return name.rfind("agent-acompact-", 0) == 0;
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+bool IsCompactionTranscript(std::string_view path) { return FileName(path).rfind("agent-acompact-", 0) == 0; }
+
+SessionKind SessionKindOf(std::string_view path, TranscriptFormat format) {
+  return format == TranscriptFormat::kClaudeCode && FileName(path).rfind("agent-", 0) == 0 ? SessionKind::kSubagent
+                                                                                           : SessionKind::kMain;
 }
 
 Status ReadLastTurn(const std::string& path, SessionKind kind, LastTurn* out) {

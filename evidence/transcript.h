@@ -70,6 +70,11 @@ const char* TranscriptFormatName(TranscriptFormat format);
 bool IsCompactionAgent(std::string_view agent_id);
 bool IsCompactionTranscript(std::string_view path);
 
+// A Claude Code subagent's own transcript is named agent-<id>.jsonl; every
+// other file (and every other format) is a main session. check and
+// explain read a subagent file as SessionKind::kSubagent by this.
+SessionKind SessionKindOf(std::string_view path, TranscriptFormat format);
+
 // Peeks at the first non-blank lines (at most kFormatPeekLines). The first
 // line that shows a format decides; Gemini's and Copilot's own shapes are
 // looked for first, since a Gemini header carries Claude Code's
