@@ -145,6 +145,7 @@ std::string SummaryLine(const Summary& s) {
   std::string line = std::to_string(s.files) + (s.files == 1 ? " file, " : " files, ") + std::to_string(s.turns) +
                      (s.turns == 1 ? " turn: " : " turns: ") + std::to_string(s.blocked) + " blocked";
   if (s.unproven > 0) line += ", " + std::to_string(s.unproven) + " let through unproven";
+  if (s.known > 0) line += ", " + std::to_string(s.known) + " known (baseline)";
   line += " (" + std::string(rate) + ")";
   if (s.unreadable > 0) {
     line += "; " + std::to_string(s.unreadable) + (s.unreadable == 1 ? " file" : " files") + " unreadable";

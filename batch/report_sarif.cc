@@ -13,6 +13,7 @@
 #include <string>
 
 #include "batch/report.h"
+#include "batch/baseline.h"
 #include "batch/shard.h"
 
 namespace causegate::batch {
@@ -94,9 +95,7 @@ std::string RenderSarif(const CheckResults& results, const rules::RuleSet& rules
       for (const CitationRecord& c : claim.citations) {
         citations.push_back({{"fragment", c.fragment}, {"foundIn", c.found_in}});
       }
-      const std::string fingerprint = turn.file + "\n" + std::to_string(turn.turn) + "\n" + claim.sentence;
-      char hex[17];
-      std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(Fnv1a64(fingerprint)));
+      const std::string hex = ClaimFingerprint(turn, claim);
       out_results.push_back(
           {{"ruleId", claim.rule},
            {"ruleIndex", index[claim.rule]},

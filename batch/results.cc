@@ -90,7 +90,9 @@ Summary Summarize(const CheckResults& results) {
   for (const TurnRecord& turn : results.turns) {
     s.blocked += turn.blocked();
     s.unproven += turn.unproven();
+    s.known += turn.known;
     s.claims += static_cast<int>(turn.claims.size());
+    if (turn.known) continue;
     for (const ClaimRecord& claim : turn.claims) {
       if (!claim.supported()) ++s.findings[claim.finding];
     }
@@ -136,6 +138,7 @@ Status ParseTurnRecord(std::string_view json_text, TurnRecord* out) {
     r.action = Str(t, "action");
     if (r.action.empty()) r.action = Str(t, "decision") == "block" ? "block" : "allow";
     r.prior_blocks = static_cast<int>(Int(t, "prior_blocks"));
+    r.known = t.contains("known") && t["known"].is_boolean() && t["known"].get<bool>();
     if (const json* claims = Array(t, "claims")) {
       for (const json& claim : *claims) {
         if (claim.is_object()) r.claims.push_back(ParseClaim(claim));
@@ -156,6 +159,7 @@ std::string RenderJson(const CheckResults& results) {
   json summary = {{"files", s.files},       {"unreadable", s.unreadable}, {"turns", s.turns},
                   {"blocked", s.blocked},   {"unproven", s.unproven},     {"block_rate", s.block_rate()},
                   {"claims", s.claims},     {"bytes", s.bytes},           {"findings", std::move(findings)}};
+  if (s.known > 0) summary["known"] = s.known;
   std::string out = "{\"format\":\"" + std::string(kFormatName) + "\",\"version\":" + std::to_string(kFormatVersion) +
                     ",\n\"summary\":" + summary.dump(-1, ' ', false, json::error_handler_t::replace) +
                     ",\n\"files\":[";
@@ -172,7 +176,10 @@ std::string RenderJson(const CheckResults& results) {
   first = true;
   for (const TurnRecord& t : results.turns) {
     out += first ? "\n" : ",\n";
-    out += t.json;
+    // A baseline marks a turn after it was judged: its object says so.
+    const bool mark = t.known && t.json.find("\"known\":true") == std::string::npos && !t.json.empty() &&
+                      t.json.back() == '}';
+    out += mark ? t.json.substr(0, t.json.size() - 1) + ",\"known\":true}" : t.json;
     first = false;
   }
   out += "]}\n";

@@ -50,13 +50,16 @@ struct TurnRecord {
   int prior_blocks = 0;             // blocks the transcript shows before this stop
   std::vector<ClaimRecord> claims;
   std::string json;                 // the whole turn object, compact (--format json)
+  // Flagged, but every unsupported claim is in the baseline (baseline.h):
+  // reported as known, failing nothing.
+  bool known = false;
 
-  bool blocked() const { return action == "block"; }
-  bool unproven() const { return action == "allow-unproven"; }
+  bool blocked() const { return action == "block" && !known; }
+  bool unproven() const { return action == "allow-unproven" && !known; }
   // The turn's final message asserts a cause no tool output supports: the
   // gate blocks this stop, or lets it through only because its loop limit
-  // is reached. These are the turns that fail a check.
-  bool flagged() const { return action != "allow"; }
+  // is reached. These are the turns that fail a check, unless known.
+  bool flagged() const { return action != "allow" && !known; }
   int unsupported() const;
 };
 
@@ -82,6 +85,7 @@ struct Summary {
   int turns = 0;
   int blocked = 0;                  // action block
   int unproven = 0;                 // action allow-unproven
+  int known = 0;                    // flagged turns the baseline knows (in neither count above)
   int claims = 0;
   std::int64_t bytes = 0;
   std::map<std::string, int> findings;  // unsupported claims per finding

@@ -8,10 +8,13 @@
 #endif
 
 #include <cstdio>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "batch/baseline.h"
 #include "batch/discover.h"
 #include "batch/outputs.h"
 #include "batch/run.h"
@@ -27,8 +30,47 @@ struct CheckArgs {
   int jobs = 0;
   std::string shard;
   int max_blocks = 2;
+  std::string baseline;        // --baseline FILE
+  std::string write_baseline;  // --write-baseline FILE
   ReportArgs report;
 };
+
+// --baseline: the known flagged turns stop counting (batch/baseline.h).
+// false when the file cannot be read.
+bool ApplyBaselineFile(const std::string& path, bool quiet, batch::CheckResults* results) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text_stream;
+  text_stream << in.rdbuf();
+  if (!in) {
+    std::fprintf(stderr, "causegate check: --baseline %s: cannot read\n", path.c_str());
+    return false;
+  }
+  const std::string text = text_stream.str();
+  batch::Baseline baseline;
+  if (Status s = batch::ParseBaseline(text, path, &baseline); !s.ok()) {
+    std::fprintf(stderr, "causegate check: --baseline %s\n", s.message().c_str());
+    return false;
+  }
+  const int known = batch::ApplyBaseline(baseline, results);
+  if (!quiet) {
+    std::fprintf(stderr, "causegate check: %d known flagged turn%s skipped (baseline %s, %zu claims)\n", known,
+                 known == 1 ? "" : "s", path.c_str(), baseline.fingerprints.size());
+  }
+  return true;
+}
+
+bool WriteBaselineFile(const std::string& path, const batch::CheckResults& results, bool quiet) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  const std::string doc = batch::RenderBaseline(results);
+  const bool ok = f != nullptr && std::fwrite(doc.data(), 1, doc.size(), f) == doc.size();
+  if (f != nullptr && std::fclose(f) != 0) return false;
+  if (!ok) {
+    std::fprintf(stderr, "causegate check: --write-baseline %s: cannot write\n", path.c_str());
+    return false;
+  }
+  if (!quiet) std::fprintf(stderr, "causegate check: wrote the baseline %s\n", path.c_str());
+  return true;
+}
 
 // A check reads, copies and frees megabytes of tool output per turn. With
 // glibc's defaults each such block is a fresh mmap whose pages fault in
@@ -76,7 +118,17 @@ int RunCheck(const CheckArgs& args, const Common& common) {
   options.jobs = args.jobs;
   options.check.loop.max_blocks = args.max_blocks;
   options.progress = !args.report.quiet && isatty(STDERR_FILENO);
-  const batch::CheckResults results = batch::CheckFiles(files, *rules, options);
+  batch::CheckResults results = batch::CheckFiles(files, *rules, options);
+  if (!args.baseline.empty() && !ApplyBaselineFile(args.baseline, args.report.quiet, &results)) {
+    return batch::kExitInputError;
+  }
+  if (!args.write_baseline.empty()) {
+    // Recording today's flagged turns is the point of the run: it fails
+    // only when it cannot read or write.
+    if (!WriteBaselineFile(args.write_baseline, results, args.report.quiet)) return batch::kExitInputError;
+    const int code = FinishReports("check", results, *rules, args.report, input_errors);
+    return code == batch::kExitInputError ? code : batch::kExitClean;
+  }
   return FinishReports("check", results, *rules, args.report, input_errors);
 }
 
@@ -90,6 +142,10 @@ void AddCheckCommand(CLI::App& app, Common& common) {
   cmd->add_option("--shard", args->shard, "Check only share I of N of the files, by path hash (e.g. 2/4)");
   cmd->add_option("--max-blocks", args->max_blocks, "Blocks per turn before the gate lets a turn through")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--baseline", args->baseline,
+                  "Known flagged turns (from --write-baseline): reported as known, failing nothing");
+  cmd->add_option("--write-baseline", args->write_baseline,
+                  "Record today's flagged claims in FILE, to pass to --baseline later (exit 0)");
   AddReportOptions(cmd, &args->report);
   cmd->callback([&common, args] { common.exit_code = RunCheck(*args, common); });
 }

@@ -5,6 +5,7 @@
 
 #include "batch/outputs.h"
 #include "batch/report.h"
+#include "batch/statistics.h"
 
 namespace causegate::cli {
 namespace {
@@ -46,6 +47,8 @@ void AddReportOptions(CLI::App* cmd, ReportArgs* args) {
   cmd->add_option("--max-block-rate", args->max_block_rate,
                   "Exit 0 while at most this share of turns is flagged: 0.05 or 5%");
   cmd->add_flag("--quiet,-q", args->quiet, "No progress line and no summary on stderr");
+  cmd->add_flag("--statistics", args->statistics,
+                "On stdout, the unsupported claims counted per rule and finding instead of the report");
 }
 
 bool ValidReportArgs(const char* name, const ReportArgs& args) {
@@ -66,6 +69,10 @@ int FinishReports(const char* name, const batch::CheckResults& results, const ru
   }
   batch::ReportOptions options;
   options.tool_version = CAUSEGATE_VERSION;
+  if (args.statistics) {
+    std::fputs(batch::RenderStatistics(results).c_str(), stdout);
+    resolved.stdout_format.reset();  // the statistics are stdout's report
+  }
   if (Status s = batch::WriteReports(resolved.stdout_format, resolved.files, results, rules, options); !s.ok()) {
     std::fprintf(stderr, "causegate %s: %s\n", name, s.message().c_str());
     ++input_errors;

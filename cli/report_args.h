@@ -19,6 +19,7 @@ struct ReportArgs {
   std::vector<std::string> outputs;  // FORMAT=FILE
   std::string max_block_rate;        // "" : any flagged turn fails
   bool quiet = false;
+  bool statistics = false;           // stdout: counts per rule and finding instead of the report
 };
 
 void AddReportOptions(CLI::App* cmd, ReportArgs* args);

@@ -262,6 +262,49 @@ def check_other_agents(binary, root):
           "(got %d: %s)" % (code, out + err))
 
 
+def check_baseline(binary, work):
+    """Write a baseline of today's flagged turns, add a flagged turn: only
+    it fails, and the run says how many known ones it skipped."""
+    print("baseline and statistics")
+    root = os.path.join(work, "corpus", "baseline")
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+    turns = [("why did the export job die?", [("dmesg | tail -1", OOM)], "The job died because the disk filled up."),
+             ("and the worker?", [], "The worker crashed because the disk filled up.")]
+    path = os.path.join(root, "s.jsonl")
+    with open(path, "w") as f:
+        f.write(session(turns))
+    base = os.path.join(work, "out", "baseline.json")
+    code, _, err = run(binary, "check", "corpus/baseline", "--write-baseline", base, cwd=work)
+    check(code == 0 and "wrote the baseline" in err, "--write-baseline records and exits 0 (%d: %s)" % (code, err))
+    with open(base) as f:
+        doc = json.load(f)
+    check(doc["format"] == "causegate-baseline" and len(doc["claims"]) == 2, "the baseline holds both claims: %s" % doc)
+    code, out, err = run(binary, "check", "corpus/baseline", "--baseline", base, cwd=work)
+    check(code == 0 and "2 known flagged turns skipped" in err, "nothing new: exit 0, says 2 skipped (%d: %s)" % (code, err))
+    _, sarif, _ = run(binary, "check", "corpus/baseline", "--format", "sarif", cwd=work)
+    prints = {r["partialFingerprints"]["causegateClaim/v1"] for r in json.loads(sarif)["runs"][0]["results"]}
+    check(prints == {c["fingerprint"] for c in doc["claims"]}, "the baseline's fingerprints are SARIF's")
+    # A session that grows keeps its old turns' numbers; the new one fails alone.
+    with open(path, "w") as f:
+        f.write(session(turns + [("why did the cron job crash?", [], "The cron job crashed because the token expired.")]))
+    code, out, err = run(binary, "check", "corpus/baseline", "--baseline", base, "--format", "json", cwd=work)
+    got = json.loads(out)
+    flagged = [t["turn"] for t in got["turns"] if t["action"] != "allow" and not t.get("known")]
+    check(code == 1 and flagged == [3], "only the new turn fails (%d, %s)" % (code, flagged))
+    check(got["summary"]["known"] == 2 and got["summary"]["blocked"] == 1, "summary: %s" % got["summary"])
+    code, out, _ = run(binary, "check", "corpus/baseline", "--statistics", cwd=work)
+    check(code == 1 and out.splitlines()[0].split() == ["2", "en.claim.because", "no-probe"] and
+          out.splitlines()[-1].split()[0] == "3", "--statistics counts per rule and finding, most first: %r" % out)
+    code, out, _ = run(binary, "check", "corpus/baseline", "--baseline", base, "--statistics", cwd=work)
+    check(out.splitlines()[0].split() == ["1", "en.claim.because", "no-probe"] and len(out.splitlines()) == 2,
+          "--statistics skips known: %r" % out)
+    with open(os.path.join(work, "out", "not-a-baseline.json"), "w") as f:
+        f.write("{}")
+    code, _, err = run(binary, "check", "corpus/baseline", "--baseline", "out/not-a-baseline.json", cwd=work)
+    check(code == 2 and "not a baseline" in err, "a file that is no baseline is an input error: %r" % err)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
@@ -390,6 +433,7 @@ def main():
     check(code == 2 and "not check results" in err, "merge refuses a file that is not check results")
 
     check_other_agents(binary, os.path.join(work, "agents"))
+    check_baseline(binary, work)
 
     print("%d failure(s)" % len(FAILURES))
     return 1 if FAILURES else 0
