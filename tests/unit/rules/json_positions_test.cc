@@ -1,0 +1,79 @@
+#include "rules/json_positions.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+namespace causegate::rules {
+namespace {
+
+TEST_CASE("JsonPositions finds keys and items by JSON Pointer, columns in characters") {
+  const std::string text =
+      "{\n"
+      "  \"pack\": \"team\",\n"
+      "  \"rules\": [\n"
+      "    {\"id\": \"a\", \"note\": \"é \\\"quoted\\\" }\", \"pattern\": \"x\"},\n"
+      "    {\"id\": \"b\", \"match\": [\"one\", \"二\", \"three\"]}\n"
+      "  ],\n"
+      "  \"a/b~c\": 1\n"
+      "}\n";
+  JsonPositions positions(text);
+  struct Case {
+    const char* pointer;
+    int line;
+    int column;
+  };
+  const Case cases[] = {
+      {"", 1, 1},
+      {"/pack", 2, 3},
+      {"/rules", 3, 3},
+      {"/rules/0", 4, 5},
+      {"/rules/0/id", 4, 6},
+      {"/rules/0/note", 4, 17},
+      // After a string that holds escaped quotes, a brace and a two-byte
+      // letter, which is one column.
+      {"/rules/0/pattern", 4, 43},
+      {"/rules/1/match", 5, 17},
+      {"/rules/1/match/1", 5, 34},  // 二 is three bytes, one column
+      {"/rules/1/match/2", 5, 39},
+      {"/a~1b~0c", 7, 3},
+  };
+  for (const Case& c : cases) {
+    INFO(c.pointer);
+    const TextPosition at = positions.Find(c.pointer);
+    CHECK(at.line == c.line);
+    CHECK(at.column == c.column);
+  }
+  CHECK(positions.Find("/rules/2").line == 0);
+  CHECK(positions.Find("/missing").line == 0);
+  CHECK(positions.duplicate_keys().empty());
+}
+
+TEST_CASE("JsonPositions reports a key written twice in one object, not across objects") {
+  JsonPositions positions(
+      "{\"rules\": [{\"id\": \"a\", \"pattern\": \"x\",\n \"pattern\": \"y\"}, {\"id\": \"b\"}], \"rules2\": {}}");
+  REQUIRE(positions.duplicate_keys().size() == 1);
+  CHECK(positions.duplicate_keys()[0].pointer == "/rules/0/pattern");
+  CHECK(positions.duplicate_keys()[0].position.line == 2);
+  CHECK(positions.duplicate_keys()[0].position.column == 2);
+}
+
+TEST_CASE("JsonPositions stops at text that is not JSON without reading past its end") {
+  for (const char* text : {"", "{", "{\"a\"", "{\"a\":", "[1,", "\"open", "{\"a\": [}", "]]]", "{\"a\\"}) {
+    INFO(text);
+    JsonPositions positions(text);
+    CHECK(positions.Find("/a/0").line == 0);
+  }
+}
+
+TEST_CASE("PositionOf counts lines and characters") {
+  CHECK(PositionOf("ab\ncé d", 0).line == 1);
+  CHECK(PositionOf("ab\ncé d", 3).column == 1);
+  const TextPosition after_accent = PositionOf("ab\ncé d", 7);  // the 'd'
+  CHECK(after_accent.line == 2);
+  CHECK(after_accent.column == 4);
+  CHECK(PositionOf("ab", 99).column == 3);
+}
+
+}  // namespace
+}  // namespace causegate::rules
