@@ -1,34 +1,47 @@
-// `causegate rules lint|test|list [DIR]`: checking rule packs before they
-// gate anything. lint parses and compiles every pack (the built-in ones, or
-// those in DIR) and reports each problem as file:line: rule "id": what;
-// test runs every rule against its own must-match and must-not-match
-// examples. Both exit 1 on any problem, 2 on usage errors.
+// `causegate rules lint|test|list [PATH]`: checking rule packs before they
+// gate anything. PATH is a pack file or a folder of them; without it,
+// --rules, and without that the built-in packs. lint lists every problem
+// of every file as file:line:column: rule "id": what (rules/pack_lint.h),
+// including an id that a built-in rule already has; test runs every rule
+// against its own match and no_match examples; list shows each rule the
+// gate would load and what it is for. lint and test exit 1 on any
+// problem; all three exit 2 when PATH cannot be read.
 #include <cstdio>
-#include <filesystem>
-#include <algorithm>
 
 #include "cli/commands.h"
+#include "rules/pack_lint.h"
 #include "rules/rule_set.h"
 
 namespace causegate::cli {
 namespace {
 
-// Packs to check: those in dir, or the built-in ones when dir is "".
-bool CollectPacks(const std::string& dir, std::vector<rules::Pack>* packs, int* problems) {
-  if (dir.empty()) {
+void PrintProblem(const rules::Rule& r, const std::string& what) {
+  std::printf("%s\n", rules::PackProblem{r.file, r.line, r.column, r.id, what}.Message().c_str());
+}
+
+int Lint(const std::string& path) {
+  rules::LintReport report;
+  if (Status s = rules::LintPacks(path, rules::CompileOptions(), &report); !s.ok()) {
+    std::fprintf(stderr, "causegate: %s\n", s.message().c_str());
+    return 2;
+  }
+  for (const rules::PackProblem& p : report.problems) std::printf("%s\n", p.Message().c_str());
+  std::printf("%zu pack(s), %zu rule(s), %zu problem(s)\n", report.packs, report.rules, report.problems.size());
+  return report.problems.empty() ? 0 : 1;
+}
+
+// Packs to test: those at path alone (not joined with the built-in ones:
+// their own examples are what is tested), or the built-in packs.
+bool CollectPacks(const std::string& path, std::vector<rules::Pack>* packs, int* problems) {
+  if (path.empty()) {
     *packs = rules::DefaultPacks();
     return true;
   }
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) {
-    std::fprintf(stderr, "causegate: %s: not a directory\n", dir.c_str());
+  std::vector<std::string> files;
+  if (Status s = rules::PackFiles(path, &files); !s.ok()) {
+    std::fprintf(stderr, "causegate: %s\n", s.message().c_str());
     return false;
   }
-  std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    if (e.path().extension() == ".json") files.push_back(e.path().string());
-  }
-  std::sort(files.begin(), files.end());
   for (const std::string& f : files) {
     rules::Pack pack;
     if (Status s = rules::LoadPackFile(f, &pack); !s.ok()) {
@@ -41,50 +54,10 @@ bool CollectPacks(const std::string& dir, std::vector<rules::Pack>* packs, int* 
   return true;
 }
 
-std::string Where(const rules::Rule& r) {
-  return r.file + ":" + std::to_string(r.line) + ": rule \"" + r.id + "\"";
-}
-
-int Lint(const std::string& dir) {
+int Test(const std::string& path) {
   std::vector<rules::Pack> packs;
   int problems = 0;
-  if (!CollectPacks(dir, &packs, &problems)) return 2;
-  std::size_t rule_count = 0;
-  for (const rules::Pack& pack : packs) {
-    for (const rules::Rule& r : pack.rules) {
-      ++rule_count;
-      std::shared_ptr<const rules::RuleSet> one;
-      rules::Pack single = pack;
-      single.rules = {r};
-      if (Status s = rules::RuleSet::Compile({single}, &one); !s.ok()) {
-        std::printf("%s\n", s.message().c_str());
-        ++problems;
-      }
-      if (r.must_match.empty()) {
-        std::printf("%s: no \"match\" examples\n", Where(r).c_str());
-        ++problems;
-      }
-      if (r.must_not_match.empty()) {
-        std::printf("%s: no \"no_match\" examples\n", Where(r).c_str());
-        ++problems;
-      }
-    }
-  }
-  if (problems == 0) {
-    std::shared_ptr<const rules::RuleSet> all;
-    if (Status s = rules::RuleSet::Compile(packs, &all); !s.ok()) {
-      std::printf("%s\n", s.message().c_str());
-      ++problems;
-    }
-  }
-  std::printf("%zu pack(s), %zu rule(s), %d problem(s)\n", packs.size(), rule_count, problems);
-  return problems ? 1 : 0;
-}
-
-int Test(const std::string& dir) {
-  std::vector<rules::Pack> packs;
-  int problems = 0;
-  if (!CollectPacks(dir, &packs, &problems)) return 2;
+  if (!CollectPacks(path, &packs, &problems)) return 2;
   std::shared_ptr<const rules::RuleSet> set;
   if (Status s = rules::RuleSet::Compile(packs, &set); !s.ok()) {
     std::printf("%s\n", s.message().c_str());
@@ -97,7 +70,7 @@ int Test(const std::string& dir) {
       if (set->MatchRule(static_cast<int>(i), ex)) {
         ++passed;
       } else {
-        std::printf("%s: should match: \"%s\"\n", Where(r).c_str(), ex.c_str());
+        PrintProblem(r, "should match: \"" + ex + "\"");
         ++problems;
       }
     }
@@ -105,24 +78,25 @@ int Test(const std::string& dir) {
       if (!set->MatchRule(static_cast<int>(i), ex)) {
         ++passed;
       } else {
-        std::printf("%s: should not match: \"%s\"\n", Where(r).c_str(), ex.c_str());
+        PrintProblem(r, "should not match: \"" + ex + "\"");
         ++problems;
       }
     }
   }
-  std::printf("%zu rule(s): %d passed, %d failed\n", set->rules().size(), passed, problems);
+  std::printf("%zu rule(s), %d example(s): %d passed, %d failed\n", set->rules().size(), passed + problems, passed,
+              problems);
   return problems ? 1 : 0;
 }
 
-int List(const std::string& dir) {
+int List(const std::string& path) {
   std::shared_ptr<const rules::RuleSet> set;
-  if (Status s = rules::LoadRuleSet(dir, &set); !s.ok()) {
+  if (Status s = rules::LoadRuleSet(path, &set); !s.ok()) {
     std::fprintf(stderr, "causegate: %s\n", s.message().c_str());
     return 2;
   }
   for (const rules::Pack& p : set->packs()) std::printf("pack %s %s (%s)\n", p.name.c_str(), p.version.c_str(), p.file.c_str());
   for (const rules::Rule& r : set->rules()) {
-    std::printf("%-34s %-18s %s\n", r.id.c_str(), rules::RuleKindName(r.kind), r.description.c_str());
+    std::printf("%-34s %-18s %s\n", r.id.c_str(), rules::RuleKindName(r.kind), rules::RulePurpose(r).c_str());
   }
   return 0;
 }
@@ -130,15 +104,19 @@ int List(const std::string& dir) {
 void AddRulesCommand(CLI::App& app, Common& common) {
   auto* cmd = app.add_subcommand("rules", "Check rule packs: lint, test, list");
   cmd->require_subcommand(1);
-  auto dir = std::make_shared<std::string>();
-  auto* lint = cmd->add_subcommand("lint", "Parse and compile packs; report file:line: rule \"id\": what");
-  lint->add_option("dir", *dir, "Folder of packs (default: the built-in packs)");
-  lint->callback([&common, dir] { common.exit_code = Lint(*dir); });
+  auto path = std::make_shared<std::string>();
+  // The packs a subcommand works on: PATH, else --rules, else the built-in ones.
+  auto packs = [&common, path] { return path->empty() ? common.rules_dir : *path; };
+  const char* kPathHelp = "A pack file or a folder of packs (default: --rules, else the built-in packs)";
+  auto* lint = cmd->add_subcommand("lint", "Every problem of the packs, as file:line:column: rule \"id\": what");
+  lint->add_option("path", *path, kPathHelp);
+  lint->callback([&common, packs] { common.exit_code = Lint(packs()); });
   auto* test = cmd->add_subcommand("test", "Check every rule against its own examples");
-  test->add_option("dir", *dir, "Folder of packs (default: the built-in packs)");
-  test->callback([&common, dir] { common.exit_code = Test(*dir); });
-  auto* list = cmd->add_subcommand("list", "List loaded packs and rules (built-in plus --rules)");
-  list->callback([&common] { common.exit_code = List(common.rules_dir); });
+  test->add_option("path", *path, kPathHelp);
+  test->callback([&common, packs] { common.exit_code = Test(packs()); });
+  auto* list = cmd->add_subcommand("list", "The rules the gate loads (built-in plus PATH or --rules) and what each is for");
+  list->add_option("path", *path, "A pack file or a folder of packs to add (default: --rules)");
+  list->callback([&common, packs] { common.exit_code = List(packs()); });
 }
 
 const Registrar kRegister(60, AddRulesCommand);

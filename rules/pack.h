@@ -1,15 +1,20 @@
 // Rule packs: the JSON files that hold every pattern the gate uses. The
 // format is documented in rules/FORMAT.md; default packs (rules/packs/) are
-// compiled into the binary and a folder given with --rules adds packs or
-// replaces a default pack of the same name.
-// Tests: tests/unit/rules/pack_test.cc.
+// compiled into the binary and --rules (a pack file, or a folder of them)
+// adds packs or replaces a default pack of the same name. Reading a pack
+// collects every problem it has, each with its file, line and column, so
+// `rules lint` can list them all; loading refuses a pack with any.
+// Tests: tests/unit/rules/pack_test.cc, pack_problems_test.cc.
 #pragma once
 
+#include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "evidence/status.h"
+#include "rules/json_positions.h"
 
 namespace causegate::rules {
 
@@ -40,7 +45,9 @@ struct Rule {
   std::string id;           // unique across all loaded packs: "en.claim.because"
   RuleKind kind = RuleKind::kClaim;
   std::string pattern;      // RE2 syntax, matched case-insensitively
-  std::string description;
+  std::string description;  // one line for people: what the rule is for
+                            // ("" when the pack gives none; see RulePurpose)
+  std::string note;         // for pack authors: how the pattern is written
   std::string tag;          // free label for kinds that need one (step kind,
                             // symptom name); "" otherwise
   std::vector<std::string> must_match;
@@ -48,7 +55,13 @@ struct Rule {
   std::string pack;         // the pack's name
   std::string file;         // where it was loaded from ("<builtin>/en.json")
   int line = 0;             // 1-based line of the rule's "id" in that file
+  int column = 0;           // 1-based column (characters) of that id
+  TextPosition pattern_at;  // of its "pattern" key, when known (a user's
+                            // pack; {0, 0} for the packs compiled in)
 };
+
+// Where a problem of rule's pattern is: its "pattern" key, else its id.
+TextPosition PatternPosition(const Rule& rule);
 
 struct Pack {
   std::string name;         // "en", "zh", or a user pack's name
@@ -57,20 +70,95 @@ struct Pack {
   std::string description;
   std::string file;
   std::vector<Rule> rules;
+  int line = 0;             // where its "pack" field is (0: not looked up,
+  int column = 0;           // as for the packs compiled in)
 };
 
-// Parses one pack from its JSON text. file names it in errors, which read
-// "file:line: rule \"id\": what" or "file:line: what".
+// The file name the packs compiled into the binary are known by:
+// "<builtin>/en.json" (the same file as rules/packs/en.json, line for line).
+inline constexpr std::string_view kBuiltinPrefix = "<builtin>/";
+bool IsBuiltinFile(std::string_view file);
+
+// One problem of a pack: where it is and what is wrong.
+struct PackProblem {
+  std::string file;   // "" for a problem of all packs together
+  int line = 0;       // 1-based; 0 when not known
+  int column = 0;     // 1-based, in characters; 0 when not known
+  std::string rule;   // the rule's id; "" for a problem of the pack itself
+  std::string what;
+
+  // "file:line:column: rule \"id\": what", leaving out what is not known.
+  std::string Message() const;
+};
+
+// The problem of a rule whose id an earlier rule already has, naming both
+// places: "team.json:8:13: rule \"en.claim.because\": duplicate id: also in
+// the built-in pack \"en\" at <builtin>/en.json:42:13 (...)". Loading and
+// `rules lint` both use it, so they say the same.
+PackProblem DuplicateId(const Rule& rule, const Rule& first);
+
+// One line, or the first of several: "problem (and 2 more: run causegate
+// rules lint PATH)". REQUIRES: !problems.empty().
+std::string SummarizeProblems(const std::vector<PackProblem>& problems, const std::string& path);
+
+// How closely ReadPack reads a pack.
+enum class PackCheck {
+  kFull,     // also scans the text for a key written twice in one object
+  kTrusted,  // the packs compiled in, which the tests lint: no second scan
+             // unless there is a problem to locate, so a hook call does not
+             // pay for one
+};
+
+// A pack as read from its text, with every problem found.
+struct PackReading {
+  Pack pack;                          // its rules: those without a problem
+  std::vector<PackProblem> problems;  // in the order of the text
+  std::size_t entries = 0;            // items of its "rules" array
+  std::vector<std::size_t> entry_of;  // entry_of[k]: the item pack.rules[k] came from
+  std::unique_ptr<JsonPositions> positions;  // set with kFull (and on a problem)
+
+  // Where a field of an item of "rules" is ("" for the item itself), or
+  // {0, 0} when positions were not kept.
+  TextPosition RuleField(std::size_t entry, std::string_view field) const;
+};
+
+// Parses one pack from its JSON text, recording every problem instead of
+// stopping at the first. file names it in problems. Never throws.
+PackReading ReadPack(std::string_view json_text, const std::string& file, PackCheck check);
+
+// ReadPack with PackCheck::kFull, for a caller that takes a pack or
+// nothing: an error is SummarizeProblems of its problems, which read
+// "file:line:column: rule \"id\": what" or "file:line:column: what".
 Status ParsePack(std::string_view json_text, const std::string& file, Pack* pack);
+
+// Reads a pack file's text (at most the size a pack may have, and a little
+// more so that ReadPack can say it is too large).
+Status ReadPackText(const std::string& path, std::string* text);
 
 // Reads and parses a pack file.
 Status LoadPackFile(const std::string& path, Pack* pack);
 
+// The pack files at path: path itself when it is a file, the *.json in it
+// (sorted by name) when it is a folder. An error when it is neither.
+Status PackFiles(const std::string& path, std::vector<std::string>* files);
+
 // The packs compiled into the binary, in a fixed order.
 std::vector<Pack> DefaultPacks();
 
-// Default packs plus every *.json in dir (sorted by name); a pack whose name
-// matches a default replaces it. dir may be "" for defaults only.
-Status LoadPacks(const std::string& dir, std::vector<Pack>* packs);
+// Adds user packs, in order, to *packs (the defaults) as loading does: a
+// pack whose name matches a default replaces it. Returns the problems of
+// the result: a user pack named like an earlier user pack (left out), and
+// every rule whose id an earlier rule has (DuplicateId). Empty when the
+// packs can be used together.
+std::vector<PackProblem> JoinPacks(std::vector<Pack> user, std::vector<Pack>* packs);
+
+// Default packs plus the packs at path (PackFiles: a pack file or a folder
+// of them; "" for defaults only), joined by JoinPacks. An error names the
+// first problem and how many more there are.
+Status LoadPacks(const std::string& path, std::vector<Pack>* packs);
+
+// What a rule is for, in a user's words: its description, or when it has
+// none a sentence said from its kind and tag ("Causal language: ...").
+std::string RulePurpose(const Rule& rule);
 
 }  // namespace causegate::rules

@@ -49,8 +49,10 @@ re2::RE2::Options RuleOptions(const CompileOptions& options) {
   return o;
 }
 
-std::string Where(const Rule& rule) {
-  return rule.file + ":" + std::to_string(rule.line) + ": rule \"" + rule.id + "\"";
+// "file:line:column: rule \"id\": pattern: what", as `rules lint` says it.
+Status PatternProblem(const Rule& rule, const std::string& error) {
+  const TextPosition at = PatternPosition(rule);
+  return Status::Error(PackProblem{rule.file, at.line, at.column, rule.id, "pattern: " + error}.Message());
 }
 
 constexpr std::size_t kAnyScript = 0;
@@ -97,8 +99,9 @@ Status RuleSet::Compile(std::vector<Pack> packs, const CompileOptions& options,
         return Status::Error(pack.file + ": more than " + std::to_string(options.max_rules) + " rules in all packs");
       }
       const int index = static_cast<int>(set->rules_.size());
-      if (!c.by_id.emplace(rule.id, index).second) {
-        return Status::Error(Where(rule) + ": duplicate id (also in another pack)");
+      if (const auto [first, inserted] = c.by_id.emplace(rule.id, index); !inserted) {
+        // LoadPacks refuses this first, in the same words (rules/pack.h).
+        return Status::Error(DuplicateId(rule, set->rules_[static_cast<std::size_t>(first->second)]).Message());
       }
       c.slots[static_cast<std::size_t>(TargetOf(rule.kind))][script].rules.push_back(index);
       c.regexes.push_back(std::make_unique<Compiled::Lazy>());
@@ -132,7 +135,7 @@ Status RuleSet::AddPatterns(const CompileOptions& limits, Slot* slot) const {
     const Rule& rule = rules_[static_cast<std::size_t>(r)];
     std::string error;
     // Add parses the pattern: syntax errors are caught here, per rule.
-    if (slot->set->Add(rule.pattern, &error) < 0) return Status::Error(Where(rule) + ": pattern: " + error);
+    if (slot->set->Add(rule.pattern, &error) < 0) return PatternProblem(rule, error);
   }
   return Status::Ok();
 }
@@ -144,7 +147,7 @@ Status RuleSet::CompileSlot(Slot* slot) const {
   for (const int r : slot->rules) {
     const Rule& rule = rules_[static_cast<std::size_t>(r)];
     re2::RE2 alone(rule.pattern, compiled_->options);
-    if (!alone.ok()) return Status::Error(Where(rule) + ": pattern: " + alone.error());
+    if (!alone.ok()) return PatternProblem(rule, alone.error());
   }
   return Status::Error("rules: the combined patterns exceed RE2's memory budget; "
                        "split or simplify the largest patterns");
@@ -194,14 +197,19 @@ int RuleSet::FindRule(std::string_view id) const {
   return it == compiled_->by_id.end() ? -1 : it->second;
 }
 
-Status LoadRuleSet(const std::string& dir, const CompileOptions& options, std::shared_ptr<const RuleSet>* out) {
+Status LoadRuleSet(const std::string& path, const CompileOptions& options, std::shared_ptr<const RuleSet>* out) {
   std::vector<Pack> packs;
-  if (Status s = LoadPacks(dir, &packs); !s.ok()) return s;
+  if (Status s = LoadPacks(path, &packs); !s.ok()) return s;
   return RuleSet::Compile(std::move(packs), options, out);
 }
 
-Status LoadRuleSet(const std::string& dir, std::shared_ptr<const RuleSet>* out) {
-  return LoadRuleSet(dir, CompileOptions(), out);
+Status LoadRuleSet(const std::string& path, std::shared_ptr<const RuleSet>* out) {
+  return LoadRuleSet(path, CompileOptions(), out);
+}
+
+std::string PatternError(const std::string& pattern, const CompileOptions& options) {
+  const re2::RE2 re(pattern, RuleOptions(options));
+  return re.ok() ? "" : re.error();
 }
 
 }  // namespace causegate::rules

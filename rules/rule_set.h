@@ -57,8 +57,8 @@ struct CompileOptions {
 class RuleSet {
  public:
   // Compiles every rule of packs. Errors name the rule:
-  // "file:line: rule \"id\": pattern: missing )". Duplicate ids across packs
-  // are errors too.
+  // "file:line:column: rule \"id\": pattern: missing )". An id used twice
+  // is an error naming both places (DuplicateId in rules/pack.h).
   static Status Compile(std::vector<Pack> packs, const CompileOptions& options,
                         std::shared_ptr<const RuleSet>* out);
   static Status Compile(std::vector<Pack> packs, std::shared_ptr<const RuleSet>* out) {
@@ -96,8 +96,14 @@ class RuleSet {
   std::unique_ptr<Compiled> compiled_;
 };
 
-// Loads and compiles: default packs plus dir (may be "").
-Status LoadRuleSet(const std::string& dir, std::shared_ptr<const RuleSet>* out);
-Status LoadRuleSet(const std::string& dir, const CompileOptions& options, std::shared_ptr<const RuleSet>* out);
+// Loads and compiles: default packs plus the packs at path (a pack file or
+// a folder of them; "" for the defaults only), as LoadPacks joins them.
+Status LoadRuleSet(const std::string& path, std::shared_ptr<const RuleSet>* out);
+Status LoadRuleSet(const std::string& path, const CompileOptions& options, std::shared_ptr<const RuleSet>* out);
+
+// Why pattern does not compile on its own within options' budget, in RE2's
+// words ("missing ): (blame"), or "" when it does. For `rules lint`, which
+// names each bad pattern instead of the first.
+std::string PatternError(const std::string& pattern, const CompileOptions& options);
 
 }  // namespace causegate::rules

@@ -90,8 +90,8 @@ def main():
         # 2. A bad pack is refused; v2 keeps judging.
         bad_path = write_pack(packs, pack_text("3", "", pattern="(unclosed"))
         with open(bad_path) as f:
-            id_line = next(i for i, l in enumerate(f, 1) if '"custom.claim.verb"' in l)
-        where = '%s:%d: rule "custom.claim.verb": pattern: missing )' % (bad_path, id_line)
+            line, column = next((i, l.index('"pattern"') + 1) for i, l in enumerate(f, 1) if '"pattern"' in l)
+        where = '%s:%d:%d: rule "custom.claim.verb": pattern: missing )' % (bad_path, line, column)
         c.check(wait_for(lambda: metric(d.request("GET", "/metrics")[2].decode(),
                                         'causegate_reloads_total{result="failed"}') >= 1),
                 "poll: the bad pack counted as a failed reload")

@@ -30,7 +30,7 @@ TEST_CASE("ParsePack reads fields and the line of each rule") {
   CHECK(pack.rules[1].file == "team.json");
 }
 
-TEST_CASE("ParsePack errors name the file, the line and the rule") {
+TEST_CASE("ParsePack errors name the file, the line, the column and the rule") {
   struct Case {
     const char* name;
     std::string text;
@@ -38,8 +38,8 @@ TEST_CASE("ParsePack errors name the file, the line and the rule") {
   };
   const std::string head = R"({"format":"causegate-pack/1","pack":"p","version":"1","rules":[)";
   const std::vector<Case> cases = {
-      {"invalid JSON", "{\n\"format\": \n", "p.json:3: invalid JSON"},
-      {"not an object", "[]", "p.json:1: a pack must be a JSON object"},
+      {"invalid JSON", "{\n\"format\": \n", "p.json:3:1: invalid JSON"},
+      {"not an object", "[]", "p.json:1:1: a pack must be a JSON object"},
       {"wrong format", R"({"format":"x","pack":"p","version":"1","rules":[]})", "\"format\" must be"},
       {"no rules", R"({"format":"causegate-pack/1","pack":"p","version":"1"})", "\"rules\" must be an array"},
       {"unknown kind", head + R"({"id":"p.a","kind":"cause","pattern":"x"}]})", "rule \"p.a\": unknown kind \"cause\""},
@@ -89,7 +89,7 @@ TEST_CASE("LoadPacks adds packs from a folder and replaces a default of the same
   std::ofstream(dir / "broken.json") << "{";
   const Status s = LoadPacks(dir.string(), &packs);
   CHECK_FALSE(s.ok());
-  CHECK_THAT(s.message(), Catch::Contains("broken.json:1: invalid JSON"));
+  CHECK_THAT(s.message(), Catch::Contains("broken.json:1:2: invalid JSON"));
   CHECK_FALSE(LoadPacks((dir / "missing").string(), &packs).ok());
   std::filesystem::remove_all(dir);
 }

@@ -16,6 +16,7 @@ Pack MakePack(std::vector<std::pair<std::string, std::string>> id_patterns, Rule
     r.kind = kind;
     r.pattern = pattern;
     r.file = "t.json";
+    r.pack = "t";
     r.line = ++line;
     pack.rules.push_back(r);
   }
@@ -33,9 +34,13 @@ TEST_CASE("Compile refuses an id used by two packs") {
   std::shared_ptr<const RuleSet> set;
   Pack a = MakePack({{"t.same", "a"}});
   Pack b = MakePack({{"t.same", "b"}});
+  b.file = b.rules[0].file = "u.json";
+  b.rules[0].line = 7;
+  b.rules[0].column = 12;
   const Status s = RuleSet::Compile({a, b}, &set);
   REQUIRE_FALSE(s.ok());
-  CHECK_THAT(s.message(), Catch::Contains("duplicate id"));
+  // Both places, as rules/pack.h's DuplicateId says them.
+  CHECK(s.message() == "u.json:7:12: rule \"t.same\": duplicate id: also in pack \"t\" at t.json:2");
 }
 
 TEST_CASE("Compile refuses a pattern over the memory budget and more rules than allowed") {

@@ -37,7 +37,7 @@ TEST_CASE("rule store: a good reload swaps, a bad one keeps the last good set", 
   const Status bad = store.Reload();
   REQUIRE_FALSE(bad.ok());
   INFO(bad.message());
-  CHECK(bad.message().find("extra.json:3: rule \"extra.claim.x\": pattern: missing )") != std::string::npos);
+  CHECK(bad.message().find("extra.json:3:46: rule \"extra.claim.x\": pattern: missing )") != std::string::npos);
   CHECK(store.Current() == with_extra);  // kept
   // A request that took the old set keeps it after a swap.
   dir.WriteRaw("extra.json", Pack("extra", "plugh"));

@@ -181,7 +181,7 @@ TEST_CASE("reload: a bad pack is refused and counted; the rules stay", "[server]
   const Reply refused = f.service->Reload("test");
   CHECK(refused.status == 422);
   const std::string error = json::parse(refused.body)["error"];
-  CHECK(error.find("bad.json:2: rule \"bad.claim\": pattern: missing )") != std::string::npos);
+  CHECK(error.find("bad.json:2:50: rule \"bad.claim\": pattern: missing )") != std::string::npos);
   CHECK(f.store.Current() == before);
   const json health = json::parse(f.service->Health().body);
   CHECK(health["status"] == "ok");
