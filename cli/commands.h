@@ -15,7 +15,7 @@
 namespace causegate::cli {
 
 struct Common {
-  std::string rules_dir;  // --rules DIR: extra packs
+  std::string rules_dir;  // --rules PATH: extra packs, a pack file or a folder of them
   int exit_code = 0;
   std::vector<std::string> argv;  // the command line as given (for forwarding)
 };

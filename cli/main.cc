@@ -21,6 +21,20 @@ void SetUpLogging() {
   spdlog::set_level(level ? spdlog::level::from_str(level) : spdlog::level::info);
 }
 
+// True when the command line runs `hook`: its first word that is not an
+// option or the value of --rules.
+bool InvokesHook(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--rules") {
+      ++i;
+    } else if (arg.empty() || arg[0] != '-') {
+      return arg == "hook";
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -31,15 +45,17 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     causegate::cli::Common common;
     common.argv.assign(argv, argv + argc);
-    app.add_option("--rules", common.rules_dir, "Folder of extra rule packs (*.json)")->check(CLI::ExistingDirectory);
+    app.add_option("--rules", common.rules_dir, "Extra rule packs: a pack file, or a folder of them (*.json)")
+        ->check(CLI::ExistingPath);
     causegate::cli::AddAllCommands(app, common);
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       const int code = app.exit(e);
       // For Claude Code, exit 2 from a hook means "block": a mistyped hook
-      // registration must fail open instead.
-      if (argc > 1 && std::string(argv[1]) == "hook") return 0;
+      // registration (`causegate --rules gone.json hook` too) must fail
+      // open instead.
+      if (InvokesHook(argc, argv)) return 0;
       return code == 0 ? 0 : 2;
     }
     return common.exit_code;

@@ -6,8 +6,9 @@ CLI::App* AddServeSubcommand(CLI::App& app, ServeArgs* args) {
   auto* cmd = app.add_subcommand("serve", "Run the HTTP hook daemon: POST /hook, POST /v1/judge, GET /metrics");
   cmd->add_option("--listen", args->listen, "HOST:PORT to listen on (default 127.0.0.1:8787; port 0: any free port)");
   cmd->add_option("--config", args->config_file, "JSON config file (keys: server/API.md)")->check(CLI::ExistingFile);
-  cmd->add_option("--rules", args->rules_dir, "Folder of extra rule packs, reloaded when a pack changes")
-      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--rules", args->rules_dir,
+                  "Extra rule packs (a pack file, or a folder of them), reloaded when a pack changes")
+      ->check(CLI::ExistingPath);
   cmd->add_option("--audit-log", args->audit_log, "Append one JSON line per verdict to FILE (rotated)");
   cmd->add_flag("--log-text", args->log_text, "Include the prompt and final message in the audit log");
   cmd->add_option("--token-env", args->token_env,

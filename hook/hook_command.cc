@@ -18,9 +18,10 @@ namespace {
 // One stop, one verdict: a set the turn never needs (the zh rules of an
 // English turn, the step rules of a turn without tool calls) is never
 // compiled, and compiling is most of what a hook call costs. The built-in
-// packs are linted by the tests; a user's --rules folder is compiled at
-// load, so a pack of theirs that does not compile fails the hook open
-// with its file:line (gate/HOOKS.md) instead of surfacing mid-verdict.
+// packs are linted by the tests; a user's --rules packs (a file or a
+// folder) are compiled at load, so a pack of theirs that does not compile
+// fails the hook open with its file:line (gate/HOOKS.md) instead of
+// surfacing mid-verdict.
 rules::CompileOptions CompileFor(const std::string& rules_dir) {
   rules::CompileOptions options;
   options.lazy = rules_dir.empty();

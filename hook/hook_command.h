@@ -15,7 +15,7 @@ namespace causegate::hook {
 
 struct HookCommandOptions {
   gate::Agent agent = gate::Agent::kAuto;
-  std::string rules_dir;       // extra packs ("" = defaults only)
+  std::string rules_dir;       // extra packs: a pack file or a folder ("" = defaults only)
   gate::GateOptions gate;
   // --server: ask a running daemon first (url "" = never); when it cannot
   // answer in time, or did not judge, the hook judges locally.

@@ -39,7 +39,7 @@ inline constexpr const char* kDefaultTokenEnv = "CAUSEGATE_TOKEN";
 struct ServerConfig {
   std::string host = "127.0.0.1";
   int port = 8787;                 // 0: any free port (see port_file)
-  std::string rules_dir;           // extra packs, watched for changes ("" = built-in only)
+  std::string rules_dir;           // extra packs (a file or folder), watched ("" = built-in only)
   std::string audit_log;           // JSONL file ("" = no audit log)
   std::size_t audit_log_max_bytes = kDefaultAuditLogMaxBytes;
   int audit_log_files = kDefaultAuditLogFiles;

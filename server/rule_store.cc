@@ -29,6 +29,13 @@ std::string PackFolderSignature(const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
   std::vector<std::string> entries;
+  if (fs::is_regular_file(dir, ec)) {  // --rules names one pack file
+    std::error_code size_ec, time_ec;
+    const auto size = fs::file_size(dir, size_ec);
+    const auto mtime = fs::last_write_time(dir, time_ec).time_since_epoch().count();
+    if (size_ec || time_ec) return "";
+    return fs::path(dir).filename().string() + "|" + std::to_string(size) + "|" + std::to_string(mtime) + "\n";
+  }
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const fs::path& p = it->path();
     if (p.extension() != ".json") continue;

@@ -19,13 +19,13 @@ namespace causegate::server {
 
 class RuleStore {
  public:
-  // dir: the --rules folder ("" = built-in packs only). Nothing is loaded
-  // until the first Reload.
+  // dir: the --rules pack file or folder ("" = built-in packs only).
+  // Nothing is loaded until the first Reload.
   explicit RuleStore(std::string dir);
 
   // Loads the packs (rules::LoadRuleSet) and, on success, makes them
   // current. On failure the current set stays, and the error reads
-  // "file:line: rule \"id\": what".
+  // "file:line:column: rule \"id\": what".
   Status Reload();
 
   // The active set; null only before the first successful Reload.
@@ -40,9 +40,10 @@ class RuleStore {
   std::shared_ptr<const rules::RuleSet> current_;
 };
 
-// A fingerprint of the pack files in dir (name, size and modification time
-// of every *.json); it changes when a pack is added, removed or written.
-// "" for dir "" or a folder that cannot be listed.
+// A fingerprint of the pack files at dir, a folder or one pack file (name,
+// size and modification time of every *.json, or of that file); it changes
+// when a pack is added, removed or written. "" for dir "", a file that is
+// not there, or a folder that cannot be listed.
 std::string PackFolderSignature(const std::string& dir);
 
 }  // namespace causegate::server

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <filesystem>
 #include <thread>
 
 #include "unit/evidence/test_util.h"
@@ -78,6 +79,19 @@ TEST_CASE("pack folder signature changes with the packs", "[server][reload]") {
   CHECK(PackFolderSignature(dir.path()) == one);
   dir.WriteRaw("a.json", "{ }");  // size changes
   CHECK(PackFolderSignature(dir.path()) != one);
+}
+
+TEST_CASE("pack signature of one pack file (--rules FILE)", "[server][reload]") {
+  TempDir dir;
+  const std::string file = dir.WriteRaw("team.json", "{}");
+  const std::string one = PackFolderSignature(file);
+  CHECK_FALSE(one.empty());
+  dir.WriteRaw("other.json", "{}");  // beside it, not part of it
+  CHECK(PackFolderSignature(file) == one);
+  dir.WriteRaw("team.json", "{ }");
+  CHECK(PackFolderSignature(file) != one);
+  std::filesystem::remove(file);
+  CHECK(PackFolderSignature(file).empty());
 }
 
 }  // namespace
