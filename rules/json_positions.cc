@@ -1,9 +1,11 @@
 // One pass over the text with an explicit stack (never recursion: the text
-// comes from outside), counting lines and code points as it goes, so every
-// position costs nothing extra. Only values at most four levels deep are
-// recorded ("/rules/3/match/0"), which is all a pack's errors point at.
+// comes from outside), its PositionCounter counting lines and code points
+// only up to each place recorded, so every position costs nothing extra.
+// Only values at most four levels deep are recorded ("/rules/3/match/0"),
+// which is all a pack's errors point at.
 #include "rules/json_positions.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace causegate::rules {
@@ -13,28 +15,17 @@ constexpr std::size_t kMaxRecordedDepth = 4;
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-// Walks text byte by byte, keeping the line and column of the next byte.
+// Walks text byte by byte; here() is the line and column of the next byte.
 class Cursor {
  public:
-  explicit Cursor(std::string_view text) : text_(text) {}
+  explicit Cursor(std::string_view text) : text_(text), counter_(text) {}
 
   bool done() const { return i_ >= text_.size(); }
   char peek() const { return text_[i_]; }
-  std::size_t offset() const { return i_; }
-  TextPosition here() const { return {line_, column_}; }
+  TextPosition here() { return counter_.At(i_); }
 
   void Advance() {
-    if (done()) return;
-    const unsigned char c = static_cast<unsigned char>(text_[i_++]);
-    if (c == '\n') {
-      ++line_;
-      column_ = 1;
-    } else if ((c & 0xC0) != 0x80) {
-      ++column_;  // a continuation byte belongs to the character before it
-    }
-  }
-  void AdvanceTo(std::size_t offset) {
-    while (i_ < offset && !done()) Advance();
+    if (!done()) ++i_;
   }
   void SkipSpace() {
     while (!done() && IsSpace(peek())) Advance();
@@ -65,8 +56,7 @@ class Cursor {
  private:
   std::string_view text_;
   std::size_t i_ = 0;
-  int line_ = 1;
-  int column_ = 1;
+  PositionCounter counter_;
 };
 
 }  // namespace
@@ -86,11 +76,21 @@ std::string JsonPointerToken(std::string_view key) {
   return out;
 }
 
-TextPosition PositionOf(std::string_view text, std::size_t offset) {
-  Cursor cursor(text);
-  cursor.AdvanceTo(offset);
-  return cursor.here();
+TextPosition PositionCounter::At(std::size_t offset) {
+  offset = std::min(offset, text_.size());
+  for (; counted_to_ < offset; ++counted_to_) {
+    const auto c = static_cast<unsigned char>(text_[counted_to_]);
+    if (c == '\n') {
+      ++at_.line;
+      at_.column = 1;
+    } else if ((c & 0xC0) != 0x80) {
+      ++at_.column;  // a continuation byte belongs to the character before it
+    }
+  }
+  return at_;
 }
+
+TextPosition PositionOf(std::string_view text, std::size_t offset) { return PositionCounter(text).At(offset); }
 
 JsonPositions::JsonPositions(std::string_view text) {
   struct Frame {

@@ -25,6 +25,26 @@ struct TextPosition {
 // The position of byte offset in text (past the end: the end).
 TextPosition PositionOf(std::string_view text, std::size_t offset);
 
+// Positions of offsets asked in increasing order, in one pass over a text:
+// each costs only the bytes since the one before. Counting from the top,
+// or from the start of the line, for each of 10,000 rules of a pack on one
+// line (as json.dump writes it) made loading quadratic: seconds, not ms.
+class PositionCounter {
+ public:
+  // Keeps a reference to text, which must outlive the counter.
+  explicit PositionCounter(std::string_view text) : text_(text) {}
+
+  // The position of byte offset (past the end: the end). REQUIRES: offset
+  // is at least every offset asked before (a smaller one gives the last
+  // position asked).
+  TextPosition At(std::size_t offset);
+
+ private:
+  std::string_view text_;
+  std::size_t counted_to_ = 0;  // bytes [0, counted_to_) are counted
+  TextPosition at_{1, 1};       // the position of counted_to_
+};
+
 // A key as a JSON Pointer reference token (RFC 6901: "~" and "/" escaped),
 // for building the pointers Find takes.
 std::string JsonPointerToken(std::string_view key);

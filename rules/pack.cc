@@ -42,12 +42,13 @@ constexpr std::array<const char*, 8> kRuleFields = {"id",   "kind", "pattern", "
 constexpr std::array<const char*, 6> kPackFields = {"format", "pack", "version", "lang", "description", "rules"};
 
 // Where PositionOfId has looked so far: rules come in file order, so each
-// search and each line count resumes where the previous one stopped
-// (counting from the top for every rule was a tenth of a hook call).
+// search and each line and column count resumes where the previous one
+// stopped (counting from the top, or from the start of the line in a pack
+// written on one line, for every rule made loading quadratic).
 struct IdCursor {
-  std::size_t from = 0;        // search for the next id from here
-  std::size_t counted_to = 0;  // newlines counted in [0, counted_to)
-  int line = 1;                // line at counted_to
+  explicit IdCursor(std::string_view text) : counted(text) {}
+  std::size_t from = 0;     // search for the next id from here
+  PositionCounter counted;  // of the ids found so far
 };
 
 // Line and column of the first `"id": "<id>"` in text at or after
@@ -64,16 +65,7 @@ TextPosition PositionOfId(std::string_view text, const std::string& id, IdCursor
       while (key_end > 0 && text[key_end - 1] != '"') --key_end;
       if (key_end >= 4 && text.substr(key_end - 4, 4) == "\"id\"") {
         cursor->from = pos + needle.size();
-        cursor->line += static_cast<int>(std::count(text.begin() + static_cast<std::ptrdiff_t>(cursor->counted_to),
-                                                    text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
-        cursor->counted_to = pos;
-        const std::size_t newline = text.rfind('\n', pos);
-        const std::size_t line_start = newline == std::string_view::npos ? 0 : newline + 1;
-        int column = 1;
-        for (std::size_t i = line_start; i < pos; ++i) {
-          if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++column;
-        }
-        return {cursor->line, column};
+        return cursor->counted.At(pos);
       }
     }
     pos += needle.size();
@@ -353,7 +345,7 @@ PackReading ReadPack(std::string_view json_text, const std::string& file, PackCh
   if (has_rules) {
     const json& rules = doc["rules"];
     r.entries = rules.size();
-    IdCursor cursor;
+    IdCursor cursor(json_text);
     // Every id read so far, with where it is: a rule with a problem still
     // holds its id against a later one.
     std::unordered_map<std::string, TextPosition> first_at;
@@ -434,10 +426,15 @@ Status ReadPackText(const std::string& path, std::string* text) {
   if (!std::filesystem::is_regular_file(path, ec)) return Status::Error(path + ": not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::Error(path + ": cannot open");
-  text->assign(kMaxPackBytes + 1, '\0');
-  in.read(text->data(), static_cast<std::streamsize>(text->size()));
+  // By chunks, not into a buffer of the largest size a pack may have:
+  // zeroing 32 MiB for each pack file cost more than reading it.
+  text->clear();
+  std::array<char, 1 << 16> chunk;
+  while (in && text->size() <= kMaxPackBytes) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    text->append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  }
   if (in.bad()) return Status::Error(path + ": cannot read");
-  text->resize(static_cast<std::size_t>(in.gcount()));
   return Status::Ok();
 }
 

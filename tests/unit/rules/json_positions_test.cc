@@ -75,5 +75,34 @@ TEST_CASE("PositionOf counts lines and characters") {
   CHECK(PositionOf("ab", 99).column == 3);
 }
 
+TEST_CASE("PositionCounter gives each of increasing offsets what PositionOf gives") {
+  const std::string text = "{\"a\": \"é\",\n \"b\": [1,\n\n  2]}";
+  PositionCounter counter(text);
+  for (std::size_t offset = 0; offset <= text.size() + 2; ++offset) {
+    INFO(offset);
+    const TextPosition at = counter.At(offset);
+    CHECK(at.line == PositionOf(text, offset).line);
+    CHECK(at.column == PositionOf(text, offset).column);
+  }
+}
+
+// A pack as json.dump writes it: every rule on one line. Locating each
+// rule's fields from the start of that line made loading 10,000 rules
+// take seconds.
+TEST_CASE("JsonPositions finds the fields of the last of 10,000 items on one line") {
+  std::string text = "{\"rules\": [";
+  for (int i = 0; i < 10000; ++i) {
+    text += std::string(i == 0 ? "" : ", ") + "{\"id\": \"r" + std::to_string(i) + "\", \"pattern\": \"x\"}";
+  }
+  text += "]}";
+  const JsonPositions positions(text);
+  const TextPosition last = positions.Find("/rules/9999/pattern");
+  CHECK(last.line == 1);
+  CHECK(static_cast<std::size_t>(last.column) == text.rfind("\"pattern\"") + 1);
+  CHECK(positions.Find("/rules/10000").line == 0);
+  CHECK(positions.Find("/rules/09999").line == 0);  // not how a pointer writes 9999
+  CHECK(positions.duplicate_keys().empty());
+}
+
 }  // namespace
 }  // namespace causegate::rules
