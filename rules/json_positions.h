@@ -3,14 +3,15 @@
 // scan of the text that has already parsed. Each object key and array item
 // is found by its JSON Pointer ("/rules/3/pattern", "/rules/3/match/0"), and
 // a key written twice in one object (which nlohmann silently resolves to
-// the last) is reported.
+// the last) is reported. Only the first four levels are kept: all that a
+// pack's errors point at, and a bound on what a text nested deep costs.
 // Tests: tests/unit/rules/json_positions_test.cc.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace causegate::rules {
@@ -65,11 +66,36 @@ class JsonPositions {
     std::string pointer;    // "/rules/2/pattern": the member written twice
     TextPosition position;  // of its second (or later) occurrence
   };
-  // Every key written more than once in its object, in text order.
+  // Every key written more than once in its object (of the first four
+  // levels), in text order.
   const std::vector<DuplicateKey>& duplicate_keys() const { return duplicate_keys_; }
 
  private:
-  std::unordered_map<std::string, TextPosition> positions_;
+  // A key or an item, kept by its container and key, not by a pointer
+  // string of its own: strings per key were a fifth of loading a large
+  // pack, and a pointer copied per level made a text nested 100,000 deep
+  // take gigabytes.
+  struct Entry {
+    std::uint32_t container;  // the entry of its object or array; kNone for the whole text
+    std::uint32_t key_begin;  // a member's key as a reference token, in keys_
+    std::uint32_t key_size;   // (an array item has none: it is found by its index)
+    TextPosition at;
+    bool array;               // the value is an array: its children are items
+  };
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+
+  std::string_view KeyOf(const Entry& entry) const;
+  // The entry of container's child token (a key, or an item's index), or kNone.
+  std::uint32_t Child(std::uint32_t container, std::string_view token) const;
+  std::string PointerOf(std::uint32_t entry) const;
+
+  std::string keys_;            // the members' keys, back to back
+  std::vector<Entry> entries_;  // in text order: entries_[0] is the whole text
+  // The children of entry e are children_[first_child_[e], first_child_[e + 1]):
+  // an array's items in order, an object's members sorted by key (so a key
+  // written twice is next to its first).
+  std::vector<std::uint32_t> first_child_;
+  std::vector<std::uint32_t> children_;
   std::vector<DuplicateKey> duplicate_keys_;
 };
 

@@ -9,8 +9,8 @@ The catalogue of issue 8: empty, non-JSON and wrong-shape input; 9 MB and
 line; invalid UTF-8 and NUL bytes; a transcript that is missing, a
 directory, a FIFO, unreadable, truncated mid-line, holds a 50 MB line, or
 is being appended to while it is read; rule packs (--rules) with an
-invalid pattern, a pattern past RE2's memory budget, duplicate ids, and
-10,000 rules."""
+invalid pattern, a pattern past RE2's memory budget, duplicate ids,
+10,000 rules, and a pack file nested 100,000 deep."""
 import argparse
 import contextlib
 import json
@@ -128,6 +128,12 @@ def main():
                                                               claim_rule("team.claim.same", "\\bbar\\b")])
     many_rules = write_pack(w("packs_10000"), "bulk", [claim_rule("bulk.claim.r%05d" % i, "\\bzq%dxv\\b" % i)
                                                         for i in range(10000)])
+    # A rule that is an array nested 100,000 deep: valid JSON, so located
+    # (rules/json_positions.h) before it is refused.
+    deep_pack = w("deep_pack.json")
+    with open(deep_pack, "w") as f:
+        f.write('{"format": "causegate-pack/1", "pack": "deep", "version": "1", "rules": [%s]}'
+                % ("[" * 100000 + "]" * 100000))
 
     def payload(path, **extra):
         d = {"session_id": "s", "hook_event_name": "Stop", "stop_hook_active": False, "transcript_path": path}
@@ -165,6 +171,7 @@ def main():
         # leaves room for a loaded CI machine, the CPU limit is the bound.
         ("pack of 10,000 rules", payload(good), "judged",
          {"flags": ["--rules", many_rules], "wall_s": 60 * TIME_SCALE}),
+        ("pack file nested 100,000 deep", payload(good), "open", {"flags": ["--rules", deep_pack]}),
         ("transcript appended to while read", payload(appended), "judged", {"during": Appender(appended)}),
         ("NUL bytes", payload(good).replace(b"\"s\"", b"\"s\x00\""), "judged"),
         ("invalid UTF-8 in the message", payload(good).replace(b'"s"', b'"s", "last_assistant_message": "root cause: \xff\xfe"'), "judged"),

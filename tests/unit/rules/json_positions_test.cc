@@ -104,5 +104,30 @@ TEST_CASE("JsonPositions finds the fields of the last of 10,000 items on one lin
   CHECK(positions.duplicate_keys().empty());
 }
 
+// Each level once, not a pointer string per level: 100,000 levels of
+// those would be 10 GB.
+TEST_CASE("JsonPositions reads a text nested 100,000 deep, keeping the first levels") {
+  const std::string text = "{\"rules\": [" + std::string(100000, '[') + std::string(100000, ']') + "], \"b\": 1}";
+  const JsonPositions positions(text);
+  CHECK(positions.Find("/rules/0").column == 12);
+  CHECK(positions.Find("/rules/0/0/0").column == 14);
+  CHECK(positions.Find("/rules/0/0/0/0").line == 0);  // past the levels kept
+  CHECK(positions.Find("/b").column == 200015);
+}
+
+TEST_CASE("JsonPositions finds a key written twice by its first, and names keys with / and ~") {
+  const JsonPositions positions(
+      "{\"z\": 1, \"a/b\": {\"x\": 1, \"x\": 2, \"x\": 3}, \"m~\": [0, {\"q\": 1, \"q\": 2}], \"z\": 2}");
+  CHECK(positions.Find("/z").column == 2);
+  CHECK(positions.Find("/a~1b/x").column == 18);
+  CHECK(positions.Find("/m~0/1/q").column == 54);
+  REQUIRE(positions.duplicate_keys().size() == 4);
+  CHECK(positions.duplicate_keys()[0].pointer == "/a~1b/x");
+  CHECK(positions.duplicate_keys()[0].position.column == 26);
+  CHECK(positions.duplicate_keys()[1].pointer == "/a~1b/x");
+  CHECK(positions.duplicate_keys()[2].pointer == "/m~0/1/q");
+  CHECK(positions.duplicate_keys()[3].pointer == "/z");
+}
+
 }  // namespace
 }  // namespace causegate::rules
