@@ -32,6 +32,10 @@
 // Offsets are mapped back from folded to raw text lazily, for the one hit
 // returned: folding is local to white-space separated words, so the raw
 // text is re-folded line by line and then word by word up to the hit.
+//
+// The searches themselves go through ScannedText (scanned_text.h): each
+// folded text is scanned once per NeedleSet, so the fragments a message
+// announced with Expect cost one pass over each output between them.
 // Tests: tests/unit/evidence/evidence_index_test.cc, model_output_test.cc.
 #include "evidence/evidence_index.h"
 
@@ -130,10 +134,6 @@ std::size_t RawOffset(std::string_view raw, std::size_t target) {
   return raw.size();
 }
 
-bool Contains(const std::string& haystack, std::string_view needle) {
-  return !haystack.empty() && haystack.find(needle) != std::string::npos;
-}
-
 }  // namespace
 
 const char* SourceName(Source source) {
@@ -170,29 +170,29 @@ EvidenceIndex::~EvidenceIndex() = default;
 void EvidenceIndex::Build() {
   if (built_) return;
   built_ = true;
-  user_texts_.push_back(FoldForMatch(turn_.prompt));
+  user_texts_.emplace_back(FoldForMatch(turn_.prompt));
   for (std::size_t i = 0; i < turn_.tool_calls.size(); ++i) Add(turn_.tool_calls[i], 0, i);
 }
 
 void EvidenceIndex::Add(const ToolCall& call, int turns_back, std::size_t index) {
   Folded folded{&call, {}, {}, {}, false, turns_back, index, ModelWrittenOutput(call.name), false, {}};
   const ToolInputText input = ExtractToolInputText(call.name, call.input);
-  folded.input = FoldForMatch(input.all);
+  folded.input = ScannedText(FoldForMatch(input.all));
   std::string written = input.written;
   if (IsShellTool(call.name)) {
     const ShellCommandInfo shell = AnalyzeShellCommand(call.command);
-    folded.echoed = FoldForMatch(shell.echoed);
+    folded.echoed = ScannedText(FoldForMatch(shell.echoed));
     if (!shell.written.empty()) {
       if (!written.empty()) written.push_back('\n');
       written += shell.written;
     }
   }
   folded.echoes_input = !folded.echoed.empty();
-  if (!written.empty()) written_.push_back(Written{turns_back, index, FoldForMatch(written)});
+  if (!written.empty()) written_.push_back(Written{turns_back, index, ScannedText(FoldForMatch(written))});
   // Past the session-wide bound, later outputs are not kept (not searched).
   if (*evidence_bytes_ < limits::kMaxEvidenceBytes) {
-    folded.output = FoldForMatch(call.output);
-    *evidence_bytes_ += folded.output.size();
+    folded.output = ScannedText(FoldForMatch(call.output));
+    *evidence_bytes_ += folded.output.text().size();
   }
   calls_.push_back(std::move(folded));
 }
@@ -210,60 +210,98 @@ bool EvidenceIndex::LoadOneOlder() {
   }
   past_.push_back(std::move(past));
   const PastTurn& loaded = past_.back();
-  user_texts_.push_back(FoldForMatch(loaded.prompt));
+  user_texts_.emplace_back(FoldForMatch(loaded.prompt));
   for (std::size_t i = 0; i < loaded.tool_calls.size(); ++i) {
     Add(loaded.tool_calls[i], loaded.turns_back, i);
   }
   return true;
 }
 
-bool EvidenceIndex::IsSelfMade(const Folded& folded, std::string_view needle) const {
-  if (folded.echoes_input && Contains(folded.echoed, needle)) return true;
-  for (const Written& w : written_) {
-    const bool before = w.turns_back > folded.turns_back ||
-                        (w.turns_back == folded.turns_back && w.index < folded.index);
-    if (before && Contains(w.text, needle)) return true;
+bool EvidenceIndex::IsSelfMade(Folded* folded, NeedleRef needle) {
+  if (folded->echoes_input && folded->echoed.Find(sets_, needle) != std::string::npos) return true;
+  for (Written& w : written_) {
+    const bool before = w.turns_back > folded->turns_back ||
+                        (w.turns_back == folded->turns_back && w.index < folded->index);
+    if (before && w.text.Find(sets_, needle) != std::string::npos) return true;
   }
   return false;
 }
 
-Source EvidenceIndex::ModelOutputSource(Folded* folded, std::string_view needle, std::string_view fragment) {
+Source EvidenceIndex::ModelOutputSource(Folded* folded, NeedleRef needle, std::string_view fragment) {
   if (!folded->quoted_read) {
     folded->quoted_read = true;
     if (quoted_spans_) {
       for (const std::string& span : quoted_spans_(folded->call->output)) {
         std::string text = FoldForMatch(span);
         *evidence_bytes_ += text.size();
-        if (!text.empty()) folded->quoted.push_back(std::move(text));
+        if (!text.empty()) folded->quoted.emplace_back(std::move(text));
       }
     }
   }
-  const bool quoted = std::any_of(folded->quoted.begin(), folded->quoted.end(),
-                                  [needle](const std::string& span) { return Contains(span, needle); });
+  bool quoted = false;
+  for (ScannedText& span : folded->quoted) {
+    if (span.Find(sets_, needle) != std::string::npos) {
+      quoted = true;
+      break;
+    }
+  }
   if (!quoted) return Source::kModelText;
   if (folded->author != ModelAuthor::kSubagent) return Source::kToolOutput;
   if (subagents_ == nullptr) {
     subagents_ = std::make_unique<SubagentTranscripts>(turn_.subagent_folder, quoted_spans_, subagent_depth_ + 1,
-                                                       evidence_bytes_);
+                                                       evidence_bytes_, expected_);
   }
   const SubagentTranscripts::Found found = subagents_->Find(SubagentIdIn(folded->call->output), fragment);
   return found == SubagentTranscripts::Found::kNotInToolOutput ? Source::kModelText : Source::kToolOutput;
+}
+
+void EvidenceIndex::Expect(const std::vector<std::string_view>& fragments) {
+  std::vector<std::string> fresh;
+  std::unordered_map<std::string, int> in_fresh;
+  for (const std::string_view fragment : fragments) {
+    std::string needle = FoldForMatch(fragment);
+    if (needle.empty() || needles_.count(needle) != 0 || in_fresh.count(needle) != 0) continue;
+    in_fresh.emplace(needle, static_cast<int>(fresh.size()));
+    fresh.push_back(std::move(needle));
+    expected_.emplace_back(fragment);
+  }
+  if (fresh.empty()) return;
+  const int set = static_cast<int>(sets_.size());
+  for (const auto& entry : in_fresh) needles_.emplace(entry.first, NeedleRef{set, entry.second});
+  sets_.emplace_back(std::move(fresh));
+}
+
+NeedleRef EvidenceIndex::RefFor(const std::string& needle) {
+  const auto it = needles_.find(needle);
+  if (it != needles_.end()) return it->second;
+  const NeedleRef ref{static_cast<int>(sets_.size()), 0};
+  sets_.emplace_back(std::vector<std::string>{needle});
+  needles_.emplace(needle, ref);
+  return ref;
 }
 
 Sighting EvidenceIndex::Locate(std::string_view fragment) {
   Build();
   const std::string needle = FoldForMatch(fragment);
   if (needle.empty()) return Sighting{};
+  // Asked again (another claim cites the same quote): the answer stands.
+  if (const auto known = answers_.find(needle); known != answers_.end()) return known->second;
+  const Sighting found = Search(RefFor(needle), fragment);
+  answers_.emplace(needle, found);
+  return found;
+}
 
+Sighting EvidenceIndex::Search(NeedleRef needle, std::string_view fragment) {
+  constexpr std::size_t npos = std::string::npos;
   Sighting self_made;
   Sighting model_text;
   std::size_t next = 0;
   do {
     for (; next < calls_.size(); ++next) {
       Folded& folded = calls_[next];
-      const std::size_t pos = folded.output.find(needle);
-      if (folded.output.empty() || pos == std::string::npos) continue;
-      Source source = IsSelfMade(folded, needle) ? Source::kSelfMadeOutput : Source::kToolOutput;
+      const std::size_t pos = folded.output.Find(sets_, needle);
+      if (pos == npos) continue;
+      Source source = IsSelfMade(&folded, needle) ? Source::kSelfMadeOutput : Source::kToolOutput;
       if (source == Source::kToolOutput && folded.author != ModelAuthor::kNone) {
         source = ModelOutputSource(&folded, needle, fragment);
       }
@@ -277,11 +315,11 @@ Sighting EvidenceIndex::Locate(std::string_view fragment) {
 
   if (self_made.call != nullptr) return self_made;
   if (model_text.call != nullptr) return model_text;
-  for (const Folded& folded : calls_) {
-    if (Contains(folded.input, needle)) return Sighting{Source::kToolInput, folded.call, 0};
+  for (Folded& folded : calls_) {
+    if (folded.input.Find(sets_, needle) != npos) return Sighting{Source::kToolInput, folded.call, 0};
   }
-  for (const std::string& text : user_texts_) {
-    if (Contains(text, needle)) return Sighting{Source::kUserMessage, nullptr, 0};
+  for (ScannedText& text : user_texts_) {
+    if (text.Find(sets_, needle) != npos) return Sighting{Source::kUserMessage, nullptr, 0};
   }
   return Sighting{};
 }

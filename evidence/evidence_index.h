@@ -12,6 +12,11 @@
 // model quoted, and for a Claude Code subagent only where its own
 // transcript's real tool output holds the quote too (or the transcript is
 // not there); elsewhere in it the fragment is reported speech.
+// Cost: every folded text is scanned once per set of needles (Expect: all
+// the fragments of one message in one Aho-Corasick pass, needle_set.h),
+// and each fragment's answer is kept, so asking again (another claim
+// citing the same quote) costs a hash look-up. A fragment not announced by
+// Expect is a set of its own.
 // Thread-compatible: one index per judged turn.
 // Tests: tests/unit/evidence/evidence_index_test.cc,
 // tests/unit/evidence/model_output_test.cc.
@@ -22,9 +27,12 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "evidence/model_output.h"
+#include "evidence/needle_set.h"
+#include "evidence/scanned_text.h"
 #include "evidence/turn.h"
 
 namespace causegate::evidence {
@@ -59,6 +67,10 @@ class EvidenceIndex {
   EvidenceIndex(const EvidenceIndex&) = delete;
   EvidenceIndex& operator=(const EvidenceIndex&) = delete;
 
+  // The fragments Locate will be asked about (raw, as quoted): each text
+  // of the session is then scanned once for all of them together.
+  void Expect(const std::vector<std::string_view>& fragments);
+
   // fragment is raw text as quoted; it is folded here (text_fold.h).
   Sighting Locate(std::string_view fragment);
 
@@ -70,20 +82,20 @@ class EvidenceIndex {
  private:
   struct Folded {
     const ToolCall* call;
-    std::string output;  // folded
-    std::string input;   // folded
-    std::string echoed;  // folded text the call prints back from its own input
+    ScannedText output;  // folded
+    ScannedText input;   // folded
+    ScannedText echoed;  // folded text the call prints back from its own input
     bool echoes_input;   // echo/printf/heredoc: output repeats part of the input
     int turns_back;      // 0: the judged turn
     std::size_t index;   // position of the call in its turn
     ModelAuthor author;  // kNone unless a model wrote the output
     bool quoted_read;    // quoted holds the model's quoted spans
-    std::vector<std::string> quoted;  // folded, read on the first hit
+    std::vector<ScannedText> quoted;  // folded, read on the first hit
   };
   struct Written {       // text the agent wrote into a file, folded
     int turns_back;
     std::size_t index;   // the writing call's position in its turn
-    std::string text;
+    ScannedText text;
   };
   friend class SubagentTranscripts;  // builds the index of a subagent's file
   EvidenceIndex(const Turn& turn, History* history, QuotedSpanFinder quoted_spans, int subagent_depth,
@@ -92,10 +104,12 @@ class EvidenceIndex {
   void Build();          // folds the judged turn, on the first Locate
   void Add(const ToolCall& call, int turns_back, std::size_t index);
   bool LoadOneOlder();
-  bool IsSelfMade(const Folded& folded, std::string_view needle) const;
+  NeedleRef RefFor(const std::string& needle);  // a set of its own when not expected
+  Sighting Search(NeedleRef needle, std::string_view fragment);
+  bool IsSelfMade(Folded* folded, NeedleRef needle);
   // kToolOutput, or kModelText for a hit in a model's output that is
   // reported speech.
-  Source ModelOutputSource(Folded* folded, std::string_view needle, std::string_view fragment);
+  Source ModelOutputSource(Folded* folded, NeedleRef needle, std::string_view fragment);
 
   const Turn& turn_;
   History* history_;
@@ -105,7 +119,11 @@ class EvidenceIndex {
   std::deque<PastTurn> past_;             // stable addresses for loaded turns
   std::vector<Folded> calls_;             // folded view, judged turn first
   std::vector<Written> written_;          // folded text the agent wrote to files
-  std::vector<std::string> user_texts_;   // folded prompts
+  std::vector<ScannedText> user_texts_;   // folded prompts
+  std::deque<NeedleSet> sets_;            // one per Expect (or lone Locate)
+  std::unordered_map<std::string, NeedleRef> needles_;  // folded fragment -> its set
+  std::unordered_map<std::string, Sighting> answers_;   // folded fragment -> Locate's answer
+  std::vector<std::string> expected_;     // raw fragments, for subagents' indexes
   std::size_t own_evidence_bytes_ = 0;
   // Folded output kept, against kMaxEvidenceBytes: own_evidence_bytes_, or
   // the counter of the index whose subagent this index reads.

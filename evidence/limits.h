@@ -16,6 +16,12 @@ inline constexpr int kMaxJsonDepth = 128;
 inline constexpr std::size_t kMaxTranscriptLineBytes = 32u << 20;
 // The final message that is judged; longer messages are judged on a prefix.
 inline constexpr std::size_t kMaxMessageBytes = 1u << 20;
+// Distinct quoted fragments of one final message looked up as citations,
+// in message order (rules/verdict.cc). Past it a fragment is never looked
+// up and cites nothing, so a claim only it would support stays
+// unsupported: a message cannot buy a pass, or a slow hook, with volume.
+// All of them are found in one pass over each output (needle_set.h).
+inline constexpr std::size_t kMaxFragmentsPerMessage = 256;
 // Tool output kept per call for citation look-up (head of the output).
 inline constexpr std::size_t kMaxToolOutputBytes = 8u << 20;
 // All tool output kept for one session's evidence index.

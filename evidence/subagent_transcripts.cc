@@ -22,9 +22,9 @@ struct SubagentTranscripts::Transcript {
 };
 
 SubagentTranscripts::SubagentTranscripts(std::string folder, QuotedSpanFinder quoted_spans, int depth,
-                                         std::size_t* evidence_bytes)
+                                         std::size_t* evidence_bytes, std::vector<std::string> expected)
     : folder_(std::move(folder)), quoted_spans_(std::move(quoted_spans)), depth_(depth),
-      evidence_bytes_(evidence_bytes) {}
+      evidence_bytes_(evidence_bytes), expected_(std::move(expected)) {}
 
 SubagentTranscripts::~SubagentTranscripts() = default;
 
@@ -48,6 +48,7 @@ SubagentTranscripts::Transcript* SubagentTranscripts::Open(std::string_view agen
   } else {
     transcript->index.reset(new EvidenceIndex(transcript->last.turn, transcript->last.history.get(), quoted_spans_,
                                               depth_, evidence_bytes_));
+    transcript->index->Expect(std::vector<std::string_view>(expected_.begin(), expected_.end()));
   }
   opened_.push_back(std::move(transcript));
   return opened_.back().get();

@@ -33,10 +33,12 @@ class SubagentTranscripts {
   };
 
   // folder: Turn::subagent_folder. depth: that of the files opened here
-  // (1 for the judged session's subagents). REQUIRES: evidence_bytes
-  // outlives this object.
+  // (1 for the judged session's subagents). expected: the fragments the
+  // judged message quotes, announced to each file's index at once
+  // (EvidenceIndex::Expect) so that it is scanned once for all of them.
+  // REQUIRES: evidence_bytes outlives this object.
   SubagentTranscripts(std::string folder, QuotedSpanFinder quoted_spans, int depth,
-                      std::size_t* evidence_bytes);
+                      std::size_t* evidence_bytes, std::vector<std::string> expected = {});
   ~SubagentTranscripts();
 
   // fragment is raw text as quoted. A read error is logged, not returned.
@@ -50,6 +52,7 @@ class SubagentTranscripts {
   QuotedSpanFinder quoted_spans_;
   int depth_;
   std::size_t* evidence_bytes_;
+  std::vector<std::string> expected_;
   std::vector<std::unique_ptr<Transcript>> opened_;  // also the ones that failed
 };
 

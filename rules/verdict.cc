@@ -1,5 +1,7 @@
 // Judging a turn: parse the final message, classify each prose sentence,
-// and for every claim look up each long-enough fragment placed with it. One
+// then for every claim look up each long-enough fragment placed with it
+// (all the claims' fragments announced to the index first, at most
+// limits::kMaxFragmentsPerMessage of them). One
 // fragment found in real tool output supports the claim; otherwise the
 // findings are tried in the spec's order. The evidence index reads earlier
 // turns only when a fragment is not in this turn's output, so a turn whose
@@ -9,7 +11,10 @@
 #include "rules/verdict.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "evidence/limits.h"
 #include "evidence/text_fold.h"
@@ -121,6 +126,44 @@ bool ProposedCommand(const RuleSet& rules, const Message& message, const Fragmen
   return false;
 }
 
+// The long-enough fragments placed with some claim, in message order, up
+// to limits::kMaxFragmentsPerMessage distinct texts. The rest are never
+// looked up and count as no quote at all: volume cannot buy a pass, as a
+// claim that only they would support stays unsupported.
+struct CitedFragments {
+  std::vector<bool> admitted;           // per fragment of the message
+  std::vector<std::string_view> texts;  // the distinct admitted texts
+  int past_cap = 0;                     // distinct texts left out
+};
+
+CitedFragments CiteableFragments(const Message& message, const std::vector<Claim>& claims) {
+  CitedFragments cited;
+  cited.admitted.assign(message.fragments.size(), false);
+  std::vector<bool> placed(message.fragments.size(), false);
+  for (const Claim& claim : claims) {
+    for (const int f : message.FragmentsFor(message.sentences[static_cast<std::size_t>(claim.sentence)])) {
+      placed[static_cast<std::size_t>(f)] = message.fragments[static_cast<std::size_t>(f)].long_enough;
+    }
+  }
+  std::unordered_set<std::string_view> seen;
+  std::unordered_set<std::string_view> left_out;
+  for (std::size_t f = 0; f < message.fragments.size(); ++f) {
+    if (!placed[f]) continue;
+    const std::string_view text = message.fragments[f].text;
+    if (seen.count(text) == 0) {
+      if (seen.size() >= limits::kMaxFragmentsPerMessage) {
+        left_out.insert(text);
+        continue;
+      }
+      seen.insert(text);
+      cited.texts.push_back(text);
+    }
+    cited.admitted[f] = true;
+  }
+  cited.past_cap = static_cast<int>(left_out.size());
+  return cited;
+}
+
 CitationCheck MakeCheck(int fragment, const evidence::Sighting& sighting) {
   CitationCheck check;
   check.fragment = fragment;
@@ -206,14 +249,24 @@ Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const 
       return first.masked == sentence.masked && v.message.FragmentsFor(first) == v.message.FragmentsFor(sentence);
     });
     if (repeated) continue;
-
     Claim claim;
     claim.sentence = static_cast<int>(i);
     claim.rule = score.rule;
     claim.chinese = evidence::LooksChinese(sentence.text);
+    v.claims.push_back(std::move(claim));
+  }
+
+  // Every quote the claims cite, announced at once: the index then reads
+  // each output once for all of them, and answers each quote once however
+  // many claims cite it.
+  const CitedFragments cited = CiteableFragments(v.message, v.claims);
+  v.fragments_past_cap = cited.past_cap;
+  index.Expect(cited.texts);
+  for (Claim& claim : v.claims) {
+    const Sentence& sentence = v.message.sentences[static_cast<std::size_t>(claim.sentence)];
     for (const int f : v.message.FragmentsFor(sentence)) {
+      if (!cited.admitted[static_cast<std::size_t>(f)]) continue;
       const Fragment& fragment = v.message.fragments[static_cast<std::size_t>(f)];
-      if (!fragment.long_enough) continue;
       const evidence::Sighting sighting = index.Locate(fragment.text);
       if (sighting.source == evidence::Source::kNowhere && ProposedCommand(rules, v.message, fragment)) continue;
       claim.citations.push_back(MakeCheck(f, sighting));
@@ -221,7 +274,6 @@ Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const 
       if (sighting.source == evidence::Source::kToolOutput) break;
     }
     claim.finding = FindingFor(claim.citations, !turn.tool_calls.empty());
-    v.claims.push_back(std::move(claim));
   }
   v.turns_read_back = index.turns_loaded();
   CompleteProtocol(rules, &v);

@@ -63,6 +63,9 @@ struct Verdict {
   std::vector<Claim> claims;             // supported and unsupported, in order
   Decision decision = Decision::kAllow;
   bool message_truncated = false;        // judged on a prefix (limits.h)
+  // Distinct quotes past limits::kMaxFragmentsPerMessage: never looked up,
+  // no citation for any claim.
+  int fragments_past_cap = 0;
   int tool_calls = 0;                    // in the judged turn
   int turns_read_back = 0;               // earlier turns loaded for citations
   // Where the turn stands in the debug protocol (rules/protocol_steps.h):

@@ -111,6 +111,7 @@ std::string VerdictToJson(const Verdict& verdict, const RuleSet& rules, const Ou
               {"tool_calls", verdict.tool_calls},
               {"turns_read_back", verdict.turns_read_back},
               {"message_truncated", verdict.message_truncated},
+              {"fragments_past_cap", verdict.fragments_past_cap},
               {"claims", std::move(claims)}};
   if (verdict.diagnostic_rule >= 0) out["diagnostic_rule"] = rules.rule(verdict.diagnostic_rule).id;
   out["protocol"] = ProtocolJson(verdict.protocol, rules);

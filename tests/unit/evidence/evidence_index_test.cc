@@ -1,6 +1,8 @@
 // EvidenceIndex::Locate: each Source, echo against grep, text written to a
 // file and read back, the spec's classification order, offsets into raw
-// output, and that earlier turns are read only when needed.
+// output, and that earlier turns are read only when needed; the same
+// answers when a message's fragments are announced together (Expect), each
+// looked up once.
 #include "evidence/evidence_index.h"
 
 #include <catch2/catch.hpp>
@@ -69,7 +71,6 @@ TEST_CASE("each source, in the spec's order", "[evidence_index]") {
       Bash("echo 'NCCL error: unhandled system error'", "NCCL error: unhandled system error"),
       Call("Read", {{"file_path", "/home/ml/runs/lr-sweep-7/train.log"}}, "step 1 ok"),
   };
-  EvidenceIndex index(turn, nullptr);
   struct Case {
     const char* fragment;
     Source source;
@@ -87,17 +88,49 @@ TEST_CASE("each source, in the spec's order", "[evidence_index]") {
       {"", Source::kNowhere, -1},
       {" \t\u200b ", Source::kNowhere, -1},
   };
-  for (const Case& c : cases) {
-    INFO("fragment: " << c.fragment);
-    const Sighting s = index.Locate(c.fragment);
-    CHECK(SourceName(s.source) == std::string(SourceName(c.source)));
-    if (c.call < 0) {
-      CHECK(s.call == nullptr);
-    } else {
-      CHECK(s.call == &turn.tool_calls[static_cast<std::size_t>(c.call)]);
+  for (const bool announced : {false, true}) {
+    INFO((announced ? "announced together" : "one at a time"));
+    EvidenceIndex index(turn, nullptr);
+    if (announced) {
+      std::vector<std::string_view> all;
+      for (const Case& c : cases) all.emplace_back(c.fragment);
+      index.Expect(all);
     }
+    for (const Case& c : cases) {
+      INFO("fragment: " << c.fragment);
+      const Sighting s = index.Locate(c.fragment);
+      CHECK(SourceName(s.source) == std::string(SourceName(c.source)));
+      if (c.call < 0) {
+        CHECK(s.call == nullptr);
+      } else {
+        CHECK(s.call == &turn.tool_calls[static_cast<std::size_t>(c.call)]);
+      }
+    }
+    CHECK(index.turns_loaded() == 0);
   }
-  CHECK(index.turns_loaded() == 0);
+}
+
+TEST_CASE("a fragment is looked up once: asked again, the answer stands", "[evidence_index]") {
+  Turn turn;
+  turn.prompt = "why?";
+  turn.tool_calls = {Bash("dmesg", "Out of memory: Killed process 4812 (python)")};
+  FakeHistory history({Past(1, "earlier", {Bash("cat old.log", "disk quota exceeded on /scratch")})});
+  EvidenceIndex index(turn, &history);
+  index.Expect({"disk quota exceeded", "Out of memory: Killed", "segfault at 0x10"});
+  // Found a turn back: the history is read once, for the first question.
+  const Sighting first = index.Locate("disk quota exceeded");
+  CHECK(first.source == Source::kToolOutput);
+  CHECK(first.call->turns_back == 1);
+  const int asked = history.calls();
+  for (int claim = 0; claim < 4; ++claim) {
+    CHECK(index.Locate("disk quota exceeded").call == first.call);
+    CHECK(index.Locate("DISK quota   exceeded").call == first.call);  // folds to the same needle
+    CHECK(index.Locate("segfault at 0x10").source == Source::kNowhere);
+  }
+  CHECK(index.Locate("Out of memory: Killed").offset == 0);
+  CHECK(history.calls() == asked + 1);  // the nowhere fragment read to the end once
+  // Not announced: a set of its own, answered the same way.
+  CHECK(index.Locate("Killed process 4812").source == Source::kToolOutput);
 }
 
 TEST_CASE("echo prints back, grep searches", "[evidence_index]") {

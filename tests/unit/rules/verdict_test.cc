@@ -2,7 +2,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <deque>
+#include <string>
+
+#include "evidence/limits.h"
 
 #include "test_rules.h"
 
@@ -228,6 +232,38 @@ TEST_CASE("A command proposed for the next probe is a plan, not a fabricated cit
                                     nullptr, DefaultRules());
   REQUIRE(made_up.claims.size() == 1);
   CHECK(made_up.claims[0].finding == Finding::kFabricated);
+}
+
+// A message's quotes are looked up up to limits::kMaxFragmentsPerMessage
+// distinct texts, in message order; later ones cite nothing, so padding a
+// message with quotes cannot move a real one out of reach of the check
+// nor buy a pass: the claim it alone would support stays unsupported.
+TEST_CASE("kMaxFragmentsPerMessage: the real quote at the cap supports, one place past it does not") {
+  const ToolCall dmesg = Call("Bash", "dmesg | tail", kDmesg);
+  for (const std::size_t place : {limits::kMaxFragmentsPerMessage, limits::kMaxFragmentsPerMessage + 1}) {
+    INFO("the real quote is fragment " << place);
+    std::string message = "Root cause: an OOM kill.\n\n```\n";
+    for (std::size_t i = 1; i < place; ++i) message += "padding line " + std::to_string(i) + "\n";
+    message += "Out of memory: Killed process 48121 (python)\n```\n";
+    const Verdict v = JudgeTurn(DiagnosisTurn(message, {dmesg}), nullptr, DefaultRules());
+    const bool within = place <= limits::kMaxFragmentsPerMessage;
+    CHECK(OnlyFinding(v) == (within ? Finding::kSupported : Finding::kFabricated));
+    CHECK(v.fragments_past_cap == (within ? 0 : 1));
+    // The claim carries one check per fragment looked up, never more than the cap.
+    CHECK(v.claims[0].citations.size() == std::min(place, limits::kMaxFragmentsPerMessage));
+  }
+}
+
+TEST_CASE("A quote under several claims is looked up once; repeated quotes count once against the cap") {
+  const ToolCall dmesg = Call("Bash", "dmesg | tail", kDmesg);
+  std::string message = "The root cause is an OOM kill. The crash is caused by host memory.\n\n```\n";
+  // The same padding line many times over is one distinct quote.
+  for (std::size_t i = 0; i < 2 * limits::kMaxFragmentsPerMessage; ++i) message += "padding line again\n";
+  message += "Out of memory: Killed process 48121 (python)\n```\n";
+  const Verdict v = JudgeTurn(DiagnosisTurn(message, {dmesg}), nullptr, DefaultRules());
+  REQUIRE(v.claims.size() == 2);
+  CHECK(v.fragments_past_cap == 0);
+  for (const Claim& claim : v.claims) CHECK(claim.finding == Finding::kSupported);
 }
 
 }  // namespace
