@@ -42,6 +42,26 @@ inline constexpr std::size_t kSymptomScanBytes = 64u << 10;
 inline constexpr std::size_t kMaxSymptomScanBytesPerTurn = 8u << 20;
 // Earlier turns whose tool calls count when the prompt follows up on them.
 inline constexpr int kMaxStepTurnsBack = 3;
+// What a hook call keeps of one turn while reading it (the judged turn, and
+// each earlier turn read for citations): its newest records, tool outputs,
+// inputs and texts together, up to this many bytes. Older records of the
+// turn are read past to find its prompt but not kept (transcript.cc).
+inline constexpr std::size_t kMaxTurnBytes = 64u << 20;
+// How far back from a transcript's end the hook reads, the judged turn and
+// the earlier ones together. A judged turn whose prompt lies further back
+// fails the hook open, saying so; earlier turns past it are not read. The
+// format peek reads no further from the file's start. Well inside the
+// agents' 30 s hook timeouts: 256 MiB of short narration lines, the
+// slowest to parse, take about 5 s (a 16 GB sparse file took 36 s before
+// this bound).
+inline constexpr std::size_t kMaxScanBackBytes = 256u << 20;
+// The hook's peak memory on any transcript, the sum of what the bounds
+// above let it hold, with room for the binary and the packs: kMaxTurnBytes
+// kept and once more folded for the index, a line of
+// kMaxTranscriptLineBytes in the reader's buffer and in the JSON parser's.
+// Not enforced by the hook itself; tests/e2e/hook_bounded_judging.py
+// checks a 1 GB last turn stays under it.
+inline constexpr std::size_t kMaxHookRssBytes = 256u << 20;
 // Block size for reading a transcript backwards from its end.
 inline constexpr std::size_t kReadBlockBytes = 64u << 10;
 

@@ -83,10 +83,12 @@ Status TranscriptFile::ReadAt(std::int64_t offset, std::size_t n, char* dst) con
 // ---------------------------------------------------------------- forward
 
 ForwardLineReader::ForwardLineReader(std::unique_ptr<TranscriptFile> file,
-                                     std::size_t block_bytes, std::size_t max_line_bytes)
+                                     std::size_t block_bytes, std::size_t max_line_bytes,
+                                     std::size_t max_read_bytes)
     : file_(std::move(file)),
       block_bytes_(std::max<std::size_t>(block_bytes, 1)),
-      max_line_bytes_(max_line_bytes) {}
+      max_line_bytes_(max_line_bytes),
+      max_read_bytes_(max_read_bytes) {}
 
 bool ForwardLineReader::Fill() {
   if (start_ > 0) {
@@ -95,7 +97,13 @@ bool ForwardLineReader::Fill() {
   }
   const std::int64_t left = file_->size() - offset_;
   if (left <= 0) return false;
-  const std::size_t n = std::min<std::size_t>(block_bytes_, static_cast<std::size_t>(left));
+  if (static_cast<std::size_t>(offset_) >= max_read_bytes_) {
+    status_ = Status::Error(file_->path() + ": not read past " + std::to_string(max_read_bytes_) +
+                            " bytes from its start (limits::kMaxScanBackBytes)");
+    return false;
+  }
+  const std::size_t n = std::min({block_bytes_, static_cast<std::size_t>(left),
+                                  max_read_bytes_ - static_cast<std::size_t>(offset_)});
   const std::size_t old = buf_.size();
   buf_.resize(old + n);
   if (Status s = file_->ReadAt(offset_, n, buf_.data() + old); !s.ok()) {
@@ -154,17 +162,29 @@ bool ForwardLineReader::Next(RawLine* line) {
 // ---------------------------------------------------------------- backward
 
 ReverseLineReader::ReverseLineReader(std::unique_ptr<TranscriptFile> file,
-                                     std::size_t block_bytes, std::size_t max_line_bytes)
+                                     std::size_t block_bytes, std::size_t max_line_bytes,
+                                     std::size_t max_scan_bytes)
     : file_(std::move(file)),
       block_bytes_(std::max<std::size_t>(block_bytes, 1)),
       max_line_bytes_(max_line_bytes),
+      max_scan_bytes_(max_scan_bytes),
       pos_(file_->size()) {}
 
 bool ReverseLineReader::Load() {
+  const auto scanned = static_cast<std::size_t>(file_->size() - pos_);
+  if (scanned >= max_scan_bytes_) {
+    status_ = Status::Error(file_->path() + ": no turn start within " + std::to_string(max_scan_bytes_) +
+                            " bytes from its end (limits::kMaxScanBackBytes); not read further");
+    return false;
+  }
   // Grow the read with the buffer so that one long line is read in
-  // O(log) steps instead of block by block.
+  // O(log) steps instead of block by block; but never past one byte over
+  // max_line_bytes, where the line is known too long and skipped: the
+  // buffer stays within the line limit, however long the line.
   std::size_t n = skipping_ ? block_bytes_ : std::max(block_bytes_, buf_.size());
+  if (!skipping_ && buf_.size() <= max_line_bytes_) n = std::min(n, max_line_bytes_ + 1 - buf_.size());
   n = std::min<std::size_t>(n, static_cast<std::size_t>(pos_));
+  n = std::min(n, max_scan_bytes_ - scanned);
   std::string next(n + buf_.size(), '\0');
   if (Status s = file_->ReadAt(pos_ - static_cast<std::int64_t>(n), n, next.data()); !s.ok()) {
     status_ = s;

@@ -54,9 +54,13 @@ struct RawLine {
 
 class ForwardLineReader {
  public:
+  // max_read_bytes: reading further into the file is an error (status()).
+  // Unbounded for a file read whole; the format peek bounds it, so a file
+  // that is one huge hole of NUL bytes is not read to its end.
   explicit ForwardLineReader(std::unique_ptr<TranscriptFile> file,
                              std::size_t block_bytes = limits::kReadBlockBytes,
-                             std::size_t max_line_bytes = limits::kMaxTranscriptLineBytes);
+                             std::size_t max_line_bytes = limits::kMaxTranscriptLineBytes,
+                             std::size_t max_read_bytes = static_cast<std::size_t>(-1));
   // Returns false at the end of the file or on a read error (see status()).
   bool Next(RawLine* line);
   const Status& status() const { return status_; }
@@ -67,6 +71,7 @@ class ForwardLineReader {
   std::unique_ptr<TranscriptFile> file_;
   const std::size_t block_bytes_;
   const std::size_t max_line_bytes_;
+  const std::size_t max_read_bytes_;
   std::string buf_;
   std::size_t start_ = 0;      // first unconsumed byte in buf_
   std::size_t scanned_ = 0;    // bytes from start_ known to hold no '\n'
@@ -79,11 +84,16 @@ class ForwardLineReader {
 
 class ReverseLineReader {
  public:
+  // Reads at most max_scan_bytes from the end of the file: a line that
+  // starts further back is an error (status()), so a huge file without the
+  // line looked for costs a bounded read, not one of the whole file.
   explicit ReverseLineReader(std::unique_ptr<TranscriptFile> file,
                              std::size_t block_bytes = limits::kReadBlockBytes,
-                             std::size_t max_line_bytes = limits::kMaxTranscriptLineBytes);
+                             std::size_t max_line_bytes = limits::kMaxTranscriptLineBytes,
+                             std::size_t max_scan_bytes = limits::kMaxScanBackBytes);
   // The line before the last one returned (the last line first). Returns
-  // false at the start of the file or on a read error (see status()).
+  // false at the start of the file or on a read error (see status()),
+  // which includes reaching max_scan_bytes before the line's start.
   bool Prev(RawLine* line);
   const Status& status() const { return status_; }
   const std::string& path() const { return file_->path(); }
@@ -99,6 +109,7 @@ class ReverseLineReader {
   std::unique_ptr<TranscriptFile> file_;
   const std::size_t block_bytes_;
   const std::size_t max_line_bytes_;
+  const std::size_t max_scan_bytes_;
   std::string buf_;             // file bytes [pos_, pos_ + buf_.size()) not yet returned
   std::int64_t pos_;            // file offset of buf_[0]
   std::size_t clean_ = 0;       // trailing bytes of buf_ known to hold no '\n'

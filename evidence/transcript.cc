@@ -180,17 +180,35 @@ class TurnBuilder {
   std::size_t last_text_message_ = static_cast<std::size_t>(-1);
 };
 
-// Walks a file backwards one turn at a time.
+// What a record costs in memory while its turn is assembled.
+std::size_t RecordBytes(const LineRecord& rec) {
+  std::size_t bytes = sizeof(LineRecord) + rec.text.size() + rec.message_id.size();
+  for (const AssistantBlock& b : rec.blocks) {
+    bytes += sizeof(AssistantBlock) + b.text.size() + b.call.id.size() + b.call.name.size() + b.call.input.size() +
+             b.call.command.size() + b.call.output.size();
+  }
+  for (const ToolResult& r : rec.results) bytes += sizeof(ToolResult) + r.tool_use_id.size() + r.output.size();
+  return bytes;
+}
+
+// Walks a file backwards one turn at a time. A turn keeps its newest
+// records up to max_turn_bytes (limits::kMaxTurnBytes); older ones are
+// read past, to find the prompt, but not kept, so memory stays bounded
+// however large the turn. The final message and the calls it speaks of
+// are the newest records.
 class BackwardScanner {
  public:
-  BackwardScanner(std::unique_ptr<ReverseLineReader> reader, LineParser parse)
-      : reader_(std::move(reader)), parse_(parse) {}
+  BackwardScanner(std::unique_ptr<ReverseLineReader> reader, LineParser parse,
+                  std::size_t max_turn_bytes = limits::kMaxTurnBytes)
+      : reader_(std::move(reader)), parse_(parse), max_turn_bytes_(max_turn_bytes) {}
 
   // Collects the records back to the previous real prompt and builds the
   // turn. Returns false at the start of the file (records before the
   // session's first prompt are dropped) or on a read error (status()).
   bool NextTurn(Turn* turn) {
     std::vector<LineRecord> records;  // newest first
+    std::size_t kept_bytes = 0;
+    std::int64_t dropped = 0;  // once one record does not fit, no older one is kept
     RawLine raw;
     while (reader_->Prev(&raw)) {
       if (!raw.too_long && IsBlank(raw.text)) continue;
@@ -210,6 +228,12 @@ class BackwardScanner {
       rec.line = raw.number;
       EnsureMessageId(&rec, raw.number);
       if (rec.kind != LineRecord::Kind::kPrompt) {
+        const std::size_t bytes = RecordBytes(rec);
+        if (dropped > 0 || kept_bytes + bytes > max_turn_bytes_) {
+          ++dropped;
+          continue;
+        }
+        kept_bytes += bytes;
         records.push_back(std::move(rec));
         continue;
       }
@@ -218,6 +242,10 @@ class BackwardScanner {
       if (have_newer_prompt_ && IsPromptEcho(parse_, records.empty(), newer_prompt_, rec.text)) continue;
       have_newer_prompt_ = true;
       newer_prompt_ = rec.text;
+      if (dropped > 0) {
+        spdlog::debug("{}: turn kept to its newest {} bytes; {} older record(s) of it dropped", reader_->path(),
+                      kept_bytes, dropped);
+      }
       const std::optional<std::int64_t> total = reader_->TotalLines();
       auto number = [&total](std::int64_t from_end) -> std::int64_t {
         return total ? *total - from_end + 1 : 0;
@@ -241,6 +269,7 @@ class BackwardScanner {
  private:
   std::unique_ptr<ReverseLineReader> reader_;
   LineParser parse_;
+  std::size_t max_turn_bytes_;
   bool seen_last_line_ = false;
   bool last_line_unreadable_ = false;
   bool have_newer_prompt_ = false;

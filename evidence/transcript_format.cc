@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "evidence/limits.h"
 #include "evidence/line_reader.h"
 #include "evidence/simd_json.h"
 #include "evidence/transcript.h"
@@ -108,7 +109,10 @@ Status DetectTranscriptFormat(const std::string& path, TranscriptFormat* format)
   *format = TranscriptFormat::kUnknown;
   std::unique_ptr<TranscriptFile> file;
   if (Status s = TranscriptFile::Open(path, &file); !s.ok()) return s;
-  ForwardLineReader reader(std::move(file));
+  // The peek reads no further than the backward read would: a file that is
+  // one hole of NUL bytes (a sparse file) is refused, not read to its end.
+  ForwardLineReader reader(std::move(file), limits::kReadBlockBytes, limits::kMaxTranscriptLineBytes,
+                           limits::kMaxScanBackBytes);
   RawLine raw;
   int seen = 0;
   std::string type_seen;

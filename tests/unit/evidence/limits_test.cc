@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -105,6 +107,63 @@ TEST_CASE("kMaxToolCallsPerTurn: a turn at the limit keeps every call, one more 
     REQUIRE(last.turn.tool_calls.size() == limits::kMaxToolCallsPerTurn);
     CHECK(last.turn.tool_calls.front().output == "out " + std::to_string(calls - limits::kMaxToolCallsPerTurn));
     CHECK(last.turn.tool_calls.back().output == "out " + std::to_string(calls - 1));
+  }
+}
+
+TEST_CASE("kMaxTurnBytes: a turn within it is kept whole, past it its newest records", "[limits]") {
+  TempDir dir;
+  // Calls of 8 MiB of output each (kMaxToolOutputBytes): 7 fit in 64 MiB,
+  // 9 do not, and then the oldest are the ones not kept.
+  const std::string output(limits::kMaxToolOutputBytes, 'o');
+  for (const std::size_t calls : {std::size_t{7}, std::size_t{9}}) {
+    INFO(calls << " calls of 8 MiB");
+    std::vector<std::string> lines = {Prompt("why?")};
+    for (std::size_t i = 0; i < calls; ++i) {
+      const std::string id = "toolu_" + std::to_string(i);
+      lines.push_back(ToolUse("m" + std::to_string(i), id, "Bash", {{"command", "cat part" + std::to_string(i)}}));
+      lines.push_back(Result(id, output));
+    }
+    lines.push_back(Text("m_last", "The root cause is X."));
+    const LastTurn last = MustReadLast(dir.Write("t.jsonl", lines));
+    CHECK(last.turn.prompt == "why?");
+    CHECK(last.turn.final_message == "The root cause is X.");
+    std::size_t kept = 0;
+    for (const ToolCall& call : last.turn.tool_calls) kept += call.output.size();
+    CHECK(kept <= limits::kMaxTurnBytes);
+    const std::size_t fit = limits::kMaxTurnBytes / limits::kMaxToolOutputBytes - 1;
+    REQUIRE(last.turn.tool_calls.size() == std::min(calls, fit));
+    CHECK(last.turn.tool_calls.back().command == "cat part" + std::to_string(calls - 1));
+    CHECK(last.turn.tool_calls.back().output.size() == output.size());
+  }
+}
+
+TEST_CASE("kMaxScanBackBytes: a turn whose prompt is at the bound is read, one byte further is not", "[limits]") {
+  TempDir dir;
+  // prompt line, a hole (one over-long line of NUL bytes, skipped), the
+  // final message: a sparse file of exactly the bound, then one byte more.
+  const std::string prompt = Prompt("why?") + "\n";
+  const std::string tail = "\n" + Text("m1", "The root cause is X.") + "\n";
+  for (const std::size_t size : {limits::kMaxScanBackBytes, limits::kMaxScanBackBytes + 1}) {
+    INFO("file of " << size << " bytes");
+    const std::string path = dir.File("sparse.jsonl");
+    {
+      std::ofstream out(path, std::ios::binary | std::ios::trunc);
+      out << prompt;
+      out.seekp(static_cast<std::streamoff>(size - tail.size()));
+      out << tail;
+    }
+    LastTurn last;
+    const Status read = ReadLastTurn(path, SessionKind::kMain, &last);
+    if (size <= limits::kMaxScanBackBytes) {
+      INFO(read.message());
+      REQUIRE(read.ok());
+      CHECK(last.turn.prompt == "why?");
+      CHECK(last.turn.final_message == "The root cause is X.");
+    } else {
+      CHECK_FALSE(read.ok());
+      CHECK(read.message().find(std::to_string(limits::kMaxScanBackBytes) + " bytes from its end") !=
+            std::string::npos);
+    }
   }
 }
 

@@ -146,6 +146,28 @@ TEST_CASE("a line far over the limit is skipped with bounded memory", "[line_rea
   CHECK_FALSE(reverse.Prev(&line));
 }
 
+TEST_CASE("the backward reader reads at most max_scan_bytes from the end", "[line_reader]") {
+  testing::TempDir dir;
+  const std::string data = "first\nsecond\nthird\n";  // 19 bytes
+  const std::string path = dir.WriteRaw("t", data);
+  for (const std::size_t max_scan : {data.size(), data.size() - 1}) {
+    INFO("max_scan_bytes " << max_scan);
+    ReverseLineReader reverse(OpenOrFail(path), 4, 1000, max_scan);
+    RawLine line;
+    REQUIRE(reverse.Prev(&line));
+    CHECK(line.text == "third");
+    REQUIRE(reverse.Prev(&line));
+    CHECK(line.text == "second");
+    // The first line's start is the file's start: inside the bound only
+    // when the whole file is.
+    const bool within = max_scan >= data.size();
+    CHECK(reverse.Prev(&line) == within);
+    if (within) CHECK(line.text == "first");
+    CHECK(reverse.status().ok() == within);
+    if (!within) CHECK(reverse.status().message().find("18 bytes from its end") != std::string::npos);
+  }
+}
+
 TEST_CASE("TranscriptFile refuses what is not a regular file", "[line_reader]") {
   testing::TempDir dir;
   REQUIRE(::mkdir(dir.File("sub").c_str(), 0700) == 0);
