@@ -8,6 +8,7 @@
 #endif
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -21,6 +22,8 @@
 #include "batch/shard.h"
 #include "cli/commands.h"
 #include "cli/report_args.h"
+#include "gate/configured_rules.h"
+#include "gate/user_config_files.h"
 
 namespace causegate::cli {
 namespace {
@@ -30,6 +33,7 @@ struct CheckArgs {
   int jobs = 0;
   std::string shard;
   int max_blocks = 2;
+  bool max_blocks_given = false;  // the flag wins over the config files
   std::string baseline;        // --baseline FILE
   std::string write_baseline;  // --write-baseline FILE
   ReportArgs report;
@@ -92,9 +96,24 @@ int RunCheck(const CheckArgs& args, const Common& common) {
     }
   }
   if (!ValidReportArgs("check", args.report)) return batch::kExitInputError;
+  // The config files of the folder check runs in, as the hook reads them
+  // for its cwd: rules switched off, packs, max_blocks, exclude.
+  std::error_code cwd_error;
+  const std::string cwd = std::filesystem::current_path(cwd_error).string();
+  const gate::LoadedConfig loaded = gate::LoadUserConfig(cwd);
+  for (const std::string& error : loaded.errors) {
+    std::fprintf(stderr, "causegate check: config ignored: %s\n", error.c_str());
+  }
+  const gate::MergedConfig config = gate::MergeConfig(loaded.files);
   std::shared_ptr<const rules::RuleSet> rules;
-  if (Status s = rules::LoadRuleSet(common.rules_dir, &rules); !s.ok()) {
-    std::fprintf(stderr, "causegate check: %s\n", s.message().c_str());
+  std::vector<std::string> config_warnings;
+  const Status loaded_rules =
+      loaded.files.empty()
+          ? rules::LoadRuleSet(common.rules_dir, &rules)
+          : gate::LoadConfiguredRules(config, common.rules_dir, rules::CompileOptions(), &rules, &config_warnings);
+  for (const std::string& warning : config_warnings) std::fprintf(stderr, "causegate check: config: %s\n", warning.c_str());
+  if (!loaded_rules.ok()) {
+    std::fprintf(stderr, "causegate check: %s\n", loaded_rules.message().c_str());
     return batch::kExitInputError;
   }
 
@@ -110,13 +129,13 @@ int RunCheck(const CheckArgs& args, const Common& common) {
   }
   std::vector<std::string> files;
   for (const std::string& file : found.files) {
-    if (batch::InShard(file, shard)) files.push_back(file);
+    if (batch::InShard(file, shard) && !gate::ExcludedPath(config.exclude.value, file, cwd)) files.push_back(file);
   }
 
   KeepFreedMemory();
   batch::RunOptions options;
   options.jobs = args.jobs;
-  options.check.loop.max_blocks = args.max_blocks;
+  options.check.loop.max_blocks = args.max_blocks_given ? args.max_blocks : config.max_blocks.value;
   options.progress = !args.report.quiet && isatty(STDERR_FILENO);
   batch::CheckResults results = batch::CheckFiles(files, *rules, options);
   if (!args.baseline.empty() && !ApplyBaselineFile(args.baseline, args.report.quiet, &results)) {
@@ -147,7 +166,10 @@ void AddCheckCommand(CLI::App& app, Common& common) {
   cmd->add_option("--write-baseline", args->write_baseline,
                   "Record today's flagged claims in FILE, to pass to --baseline later (exit 0)");
   AddReportOptions(cmd, &args->report);
-  cmd->callback([&common, args] { common.exit_code = RunCheck(*args, common); });
+  cmd->callback([cmd, &common, args] {
+    args->max_blocks_given = cmd->count("--max-blocks") > 0;
+    common.exit_code = RunCheck(*args, common);
+  });
 }
 
 const Registrar kRegister(40, AddCheckCommand);

@@ -31,8 +31,11 @@ void AddHookCommand(CLI::App& app, Common& common) {
   auto token_env = std::make_shared<std::string>("CAUSEGATE_TOKEN");
   cmd->add_option("--server-token-env", *token_env,
                   "Environment variable holding the daemon's bearer token (default CAUSEGATE_TOKEN)");
-  cmd->callback([&common, options, agent, token_env, guess_fix] {
+  cmd->callback([cmd, &common, options, agent, token_env, guess_fix] {
     rules::ParseGuessFixMode(*guess_fix, &options->gate.loop.guess_fix);
+    // Flags given win over the config files' keys; defaults do not.
+    if (cmd->count("--max-blocks") > 0) options->flags.max_blocks = options->gate.loop.max_blocks;
+    if (cmd->count("--guess-fix") > 0) options->flags.guess_fix = options->gate.loop.guess_fix;
     if (const char* token = std::getenv(token_env->c_str()); token != nullptr) options->daemon.token = token;
     // Claude Code sets CLAUDE_PLUGIN_ROOT for a plugin's hooks: run from the
     // plugin, the reason can send the agent to the plugin's debug skill.

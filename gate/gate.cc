@@ -89,12 +89,24 @@ GateResult RunGate(std::string_view input, Agent agent, const rules::RuleSet& ru
     return result;
   }
 
+  TurnConfig config;
+  config.loop = options.loop;
+  if (options.configure) config = options.configure(req, result.turn);
+  if (!config.skip_reason.empty()) {
+    AllowUnjudged(config.skip_reason, &result);
+    result.skipped_by_config = true;
+    return result;
+  }
+  const rules::RuleSet& turn_rules = config.rules != nullptr ? *config.rules : rules;
+
   const auto judge_start = Clock::now();
-  result.verdict = rules::JudgeTurn(result.turn, last.history.get(), rules,
+  result.verdict = rules::JudgeTurn(result.turn, last.history.get(), turn_rules,
                                     options.scorer != nullptr ? *options.scorer : rules::ClaimScorer::Default());
+  const std::vector<rules::Claim> warned = SetAsideWarnedClaims(config.config, turn_rules, &result.verdict);
   result.prior_blocks = PriorBlocksFor(req, result.turn);
   const std::string last_reason = result.turn.stop_feedback.empty() ? "" : result.turn.stop_feedback.back();
-  result.outcome = rules::Decide(result.verdict, rules, result.prior_blocks, last_reason, options.loop);
+  result.outcome = rules::Decide(result.verdict, turn_rules, result.prior_blocks, last_reason, config.loop);
+  result.downgraded_by_config = ApplyWarnings(config.config, warned, turn_rules, &result.outcome);
   result.output = RenderHookOutput(req, result.outcome);
   RecordDecision(req, result.turn, result.verdict, result.outcome, result.prior_blocks);
   result.judged = true;

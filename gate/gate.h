@@ -13,11 +13,13 @@
 // Tests: tests/unit/gate/gate_test.cc and tests/e2e.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
 #include "evidence/turn.h"
 #include "gate/hook_input.h"
+#include "gate/turn_config.h"
 #include "rules/loop_policy.h"
 #include "rules/rule_set.h"
 #include "rules/verdict.h"
@@ -33,6 +35,12 @@ struct GateOptions {
   // judged (gate/transcript_wait.h). The daemon keeps the default: the
   // wait sleeps only the worker serving that request.
   TranscriptWait transcript_wait = TranscriptWait::kWhileLagging;
+  // The user's config for this turn (gate/turn_config.h), asked once the
+  // turn is read and before it is judged: the rules, the loop policy, the
+  // mode and the "warn" rules come from it, so that a config file the
+  // agent edited in the turn can be left out of it. Unset: the rules and
+  // loop given to RunGate, no config.
+  std::function<TurnConfig(const HookRequest&, const evidence::Turn&)> configure;
 };
 
 // Why an answer is let through unjudged (RunGate's GateResult::not_judged,
@@ -56,11 +64,17 @@ struct GateResult {
                                  // compaction summary): judged is true, the
                                  // verdict empty, the stop allowed
   std::string fail_open_reason;  // set when !judged
+  bool skipped_by_config = false;  // not_judged is the config's skip (mode
+                                   // off, the user's skip token), logged by
+                                   // the configure call
   HookRequest request;
   evidence::Turn turn;
   rules::Verdict verdict;
   int prior_blocks = 0;          // blocks already sent in this turn
   rules::Outcome outcome;
+  bool downgraded_by_config = false;  // the outcome would have blocked (or
+                                      // counted warned claims): mode or rule
+                                      // "warn" let it through with a message
   std::string output;            // the agent's answer ("" = silent allow)
   double read_ms = 0;            // parsing input + reading the transcript
   double judge_ms = 0;           // verdict + reason

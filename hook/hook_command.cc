@@ -59,10 +59,24 @@ int RunHookCommand(const HookCommandOptions& options) {
     }
     spdlog::warn("{}; judging locally", asked.message());
   }
+  const bool observe_only = gate::IsObserveOnlyInput(input, options.agent);
+  gate::GateOptions gate_options = options.gate;
+  bool config_files = false;
+  if (!observe_only) {
+    // The config files are found from the input's cwd; an input that does
+    // not parse fails open in RunGate as before.
+    gate::HookRequest request;
+    if (gate::ParseHookInput(input, options.agent, &request).ok()) {
+      HookConfig config = LoadHookConfig(request.cwd, options.rules_dir, options.flags, options.gate.loop);
+      config_files = !config.loaded.files.empty();
+      gate_options.configure = std::move(config.configure);
+    }
+  }
   std::shared_ptr<const rules::RuleSet> rules;
   const auto load_start = std::chrono::steady_clock::now();
-  // Observe-only events (Cursor, Copilot) judge nothing: no packs to compile.
-  if (Status s = gate::IsObserveOnlyInput(input, options.agent) ? rules::RuleSet::Compile({}, &rules)
+  // Observe-only events (Cursor, Copilot) judge nothing: no packs to compile;
+  // with config files, the turn's config compiles the packs it asks for.
+  if (Status s = observe_only || config_files ? rules::RuleSet::Compile({}, &rules)
                                                                 : rules::LoadRuleSet(options.rules_dir, CompileFor(options.rules_dir), &rules);
       !s.ok()) {
     // A broken user pack is loud, but the agent still gets to stop.
@@ -70,7 +84,7 @@ int RunHookCommand(const HookCommandOptions& options) {
     return 0;
   }
   const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start).count();
-  const gate::GateResult result = gate::RunGate(input, options.agent, *rules, options.gate);
+  const gate::GateResult result = gate::RunGate(input, options.agent, *rules, gate_options);
   if (!result.judged) {
     spdlog::warn("allowed without judging (fail-open): {}", result.fail_open_reason);
     return 0;
@@ -80,6 +94,7 @@ int RunHookCommand(const HookCommandOptions& options) {
     std::fputc('\n', stdout);
     std::fflush(stdout);
   }
+  if (result.skipped_by_config) return 0;  // the configure call said why
   if (!result.not_judged.empty()) {
     spdlog::info("allowed without judging: {}", result.not_judged);
     return 0;
@@ -90,7 +105,11 @@ int RunHookCommand(const HookCommandOptions& options) {
                 rules::ActionName(result.outcome.action), result.verdict.claims.size(),
                 result.verdict.unsupported(), load_ms, result.read_ms, result.judge_ms, PeakRssMiB());
   if (result.outcome.action == rules::Action::kAllowUnproven) {
-    spdlog::warn("turn let through unproven after {} block(s)", result.prior_blocks);
+    if (result.downgraded_by_config) {
+      spdlog::warn("config: {}", result.outcome.system_message);
+    } else {
+      spdlog::warn("turn let through unproven after {} block(s)", result.prior_blocks);
+    }
     WarnHeadlessAgentUser(result.outcome.system_message);
   }
   return 0;

@@ -10,6 +10,7 @@
 
 #include "gate/gate.h"
 #include "hook/daemon_client.h"
+#include "hook/hook_config.h"
 
 namespace causegate::hook {
 
@@ -20,6 +21,7 @@ struct HookCommandOptions {
   // --server: ask a running daemon first (url "" = never); when it cannot
   // answer in time, or did not judge, the hook judges locally.
   DaemonOptions daemon;
+  ConfigFlags flags;  // the flags given, which win over the config files
 };
 
 // Runs one hook call on stdin/stdout. Returns the process exit code (0).
