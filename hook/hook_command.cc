@@ -46,19 +46,6 @@ int RunHookCommand(const HookCommandOptions& options) {
     spdlog::warn("allowed without judging (fail-open): {}", s.message());
     return 0;
   }
-  if (!options.daemon.url.empty()) {
-    std::string answer;
-    const Status asked = AskDaemon(options.daemon, input, &answer);
-    if (asked.ok()) {
-      std::fwrite(answer.data(), 1, answer.size(), stdout);  // already the hook's exact stdout
-      std::fflush(stdout);
-      if (const std::string warning = LetThroughWarningIn(answer); !warning.empty()) {
-        WarnHeadlessAgentUser(warning);
-      }
-      return 0;
-    }
-    spdlog::warn("{}; judging locally", asked.message());
-  }
   const bool observe_only = gate::IsObserveOnlyInput(input, options.agent);
   gate::GateOptions gate_options = options.gate;
   bool config_files = false;
@@ -71,6 +58,23 @@ int RunHookCommand(const HookCommandOptions& options) {
       config_files = !config.loaded.files.empty();
       gate_options.configure = std::move(config.configure);
     }
+  }
+  // The daemon reads no config files: with any for this cwd, the hook
+  // judges locally so that the user's config holds (gate/HOOKS.md).
+  if (!options.daemon.url.empty() && config_files) {
+    spdlog::debug("config files for this folder: judging locally, not with the daemon");
+  } else if (!options.daemon.url.empty()) {
+    std::string answer;
+    const Status asked = AskDaemon(options.daemon, input, &answer);
+    if (asked.ok()) {
+      std::fwrite(answer.data(), 1, answer.size(), stdout);  // already the hook's exact stdout
+      std::fflush(stdout);
+      if (const std::string warning = LetThroughWarningIn(answer); !warning.empty()) {
+        WarnHeadlessAgentUser(warning);
+      }
+      return 0;
+    }
+    spdlog::warn("{}; judging locally", asked.message());
   }
   std::shared_ptr<const rules::RuleSet> rules;
   const auto load_start = std::chrono::steady_clock::now();

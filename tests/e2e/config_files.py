@@ -6,6 +6,7 @@ with HOME and XDG_CONFIG_HOME in a temp folder:
 - a rule switched "off" stops a block; "warn" gives a systemMessage, no block;
 - mode "off" allows (and says so at CAUSEGATE_LOG=debug), mode "warn" warns;
 - the project file overrides the user file; a flag overrides both;
+- with a config file, `hook --server` judges locally (the daemon reads none);
 - a config file the agent edited in the turn is ignored for that turn;
 - the user's #causegate-skip lets one turn through, with a stderr line;
 - a broken config file is reported with line:column and ignored;
@@ -112,7 +113,8 @@ def main():
     probe = [("Bash", {"command": "dmesg -T | tail -20"}, DMESG)]
     plain = transcript(os.path.join(args.work, "plain.jsonl"), env.project, "Why did the run die?", probe)
 
-    def expect(name, answer, stderr, decision="allow", message=None, stderr_has=(), no_output=False):
+    def expect(name, answer, stderr, decision="allow", message=None, stderr_has=(), no_output=False,
+               stderr_lacks=()):
         got = answer.get("decision", "allow")
         if got != decision:
             failures.append("%s: decision %s, expected %s (%r)\n%s" % (name, got, decision, answer, stderr))
@@ -123,6 +125,9 @@ def main():
         for s in stderr_has:
             if s not in stderr:
                 failures.append("%s: stderr lacks %r:\n%s" % (name, s, stderr))
+        for s in stderr_lacks:
+            if s in stderr:
+                failures.append("%s: stderr has %r:\n%s" % (name, s, stderr))
 
     env.reset()
     expect("no config: blocks", *hook(args.bin, env, plain), decision="block")
@@ -131,6 +136,13 @@ def main():
     expect("rule off", *hook(args.bin, env, plain), no_output=True)
     env.reset(user={"rules": {"en.claim.becau*": "off"}})
     expect("rule off by glob", *hook(args.bin, env, plain), no_output=True)
+
+    # The daemon reads no config: with a file, --server judges locally.
+    expect("rule off with --server", *hook(args.bin, env, plain, "--server", "http://127.0.0.1:9"),
+           no_output=True, stderr_lacks=("judging locally",))
+    env.reset()
+    expect("no config, --server down: judged locally", *hook(args.bin, env, plain, "--server", "http://127.0.0.1:9"),
+           decision="block", stderr_has=("judging locally",))
 
     env.reset(user={"rules": {CLAIM_RULE: "warn", "en.claim.no-such-rule": "off"}})
     expect("rule warn", *hook(args.bin, env, plain), message='"%s" is set to "warn"' % CLAIM_RULE,
