@@ -61,11 +61,8 @@ void ConnectionLobby::Wake() {
   (void)!write(wake_fd_, &one, sizeof one);
 }
 
-void ConnectionLobby::Admit(int fd) {
-  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-  ++open_;
-  Arrival arrival;
-  arrival.connection.fd = fd;
+void ConnectionLobby::Enqueue(Arrival arrival) {
+  const int fd = arrival.connection.fd;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!stopping_) {
@@ -78,21 +75,19 @@ void ConnectionLobby::Admit(int fd) {
   --open_;
 }
 
+void ConnectionLobby::Admit(int fd) {
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  ++open_;
+  Arrival arrival;
+  arrival.connection.fd = fd;
+  Enqueue(std::move(arrival));
+}
+
 void ConnectionLobby::Return(Connection connection) {
-  const int fd = connection.fd;
   Arrival arrival;
   arrival.state = connection.pending.empty() ? State::kIdle : State::kHead;
   arrival.connection = std::move(connection);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!stopping_) {
-      arrivals_.push_back(std::move(arrival));
-      Wake();
-      return;
-    }
-  }
-  close(fd);
-  --open_;
+  Enqueue(std::move(arrival));
 }
 
 void ConnectionLobby::Linger(int fd) {
@@ -100,16 +95,7 @@ void ConnectionLobby::Linger(int fd) {
   Arrival arrival;
   arrival.connection.fd = fd;
   arrival.state = State::kLinger;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!stopping_) {
-      arrivals_.push_back(std::move(arrival));
-      Wake();
-      return;
-    }
-  }
-  close(fd);
-  --open_;
+  Enqueue(std::move(arrival));
 }
 
 void ConnectionLobby::Closed() { --open_; }

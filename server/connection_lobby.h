@@ -98,6 +98,8 @@ class ConnectionLobby {
 
   void Loop();
   void Wake();
+  // Queues arrival for the lobby thread; closes it when the lobby stops.
+  void Enqueue(Arrival arrival);
   void TakeArrivals();
   void Hold(Arrival arrival);
   void OnReadable(int fd);
