@@ -18,7 +18,6 @@
 #include <utility>
 
 #include "evidence/claude_line.h"
-#include "evidence/shell_command.h"
 #include "evidence/text_fold.h"
 
 namespace causegate::batch {
@@ -210,19 +209,14 @@ const GramFilter& SessionHistory::FilterOf(Kept* kept) {
   if (kept->filter != nullptr) return *kept->filter;
   // Every text the citation look-up searches in an earlier turn
   // (evidence_index.cc): the prompt, and per call its output, the string
-  // values of its input, its command and what a shell command echoes or
-  // writes.
+  // values of its input and its command. What the agent supplied is part
+  // of those, so a turn that supplied a whole fragment is read too.
   auto filter = std::make_unique<GramFilter>(kept->bytes);
   filter->Add(kept->turn.prompt);
   for (const evidence::ToolCall& call : kept->turn.tool_calls) {
     filter->Add(call.output);
     filter->Add(call.command);
-    const evidence::ToolInputText input = evidence::ExtractToolInputText(call.name, call.input);
-    filter->Add(input.all);
-    filter->Add(input.written);
-    const evidence::ShellCommandInfo shell = evidence::AnalyzeShellCommand(call.command);
-    filter->Add(shell.echoed);
-    filter->Add(shell.written);
+    filter->Add(evidence::ExtractToolInputText(call.name, call.input).all);
   }
   kept->bytes += filter->bytes();
   bytes_ += filter->bytes();

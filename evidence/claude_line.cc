@@ -354,52 +354,67 @@ LineRecord ParseClaudeLine(std::string_view line, SessionKind kind) {
   return rec;
 }
 
+namespace {
+
+// Tools whose input only says what to look for: their output is the data
+// found, never the agent's text shown back. Claude Code's names and the
+// other agents' (as their readers give them).
+bool IsSearchTool(std::string_view name) {
+  return name == "Grep" || name == "Glob" || name == "LS" || name == "WebSearch" || name == "ToolSearch" ||
+         name == "grep" || name == "glob" || name == "search_file_content" || name == "list_directory" ||
+         name == "google_web_search" || name == "web_search";
+}
+
+// Input fields that refer to text already there, or label the call.
+bool IsReferenceField(std::string_view key) {
+  return key == "old_string" || key == "old_str" || key == "description";
+}
+
+}  // namespace
+
 ToolInputText ExtractToolInputText(std::string_view name, std::string_view input_json) {
   ToolInputText out;
   json input;
   if (!ParseBounded(input_json, &input)) {
     out.all = std::string(input_json);
+    if (!IsSearchTool(name)) out.supplied = out.all;
     return out;
   }
+  auto append = [](std::string* to, const std::string& text) {
+    if (!to->empty()) to->push_back('\n');
+    to->append(text);
+  };
   try {
     // Every string value, walked with an explicit stack (the input came
     // from outside; depth is bounded but recursion is still avoided).
-    std::vector<const json*> stack = {&input};
+    struct Item {
+      const json* value;
+      bool supplied;
+    };
+    std::vector<Item> stack = {{&input, !IsSearchTool(name)}};
     bool first = true;
     while (!stack.empty()) {
-      const json* v = stack.back();
+      const Item item = stack.back();
       stack.pop_back();
-      if (v->is_string()) {
+      if (item.value->is_string()) {
+        const std::string& text = item.value->get_ref<const std::string&>();
         if (!first) out.all.push_back('\n');
-        out.all.append(v->get_ref<const std::string&>());
+        out.all.append(text);
         first = false;
-      } else if (v->is_structured()) {
+        if (item.supplied) append(&out.supplied, text);
+      } else if (item.value->is_structured()) {
         // Reversed on the stack so that values come out in order.
-        std::vector<const json*> children;
-        for (const json& child : *v) children.push_back(&child);
+        std::vector<Item> children;
+        for (auto it = item.value->begin(); it != item.value->end(); ++it) {
+          const bool supplied = item.supplied && !(item.value->is_object() && IsReferenceField(it.key()));
+          children.push_back(Item{&*it, supplied});
+        }
         for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(*it);
       }
     }
-    auto append_written = [&out](std::string_view text) {
-      if (text.empty()) return;
-      if (!out.written.empty()) out.written.push_back('\n');
-      out.written.append(text);
-    };
-    if (name == "Write") {
-      append_written(StringOf(FindField(input, "content")));
-    } else if (name == "Edit") {
-      append_written(StringOf(FindField(input, "new_string")));
-    } else if (name == "MultiEdit") {
-      const json* edits = FindField(input, "edits");
-      if (edits != nullptr && edits->is_array()) {
-        for (const json& edit : *edits) append_written(StringOf(FindField(edit, "new_string")));
-      }
-    } else if (name == "NotebookEdit") {
-      append_written(StringOf(FindField(input, "new_source")));
-    }
   } catch (const std::exception&) {
     out.all = std::string(input_json);
-    out.written.clear();
+    out.supplied = IsSearchTool(name) ? std::string() : out.all;
   }
   return out;
 }

@@ -64,10 +64,13 @@ std::string_view Utf8Prefix(std::string_view text, std::size_t max_bytes);
 
 // The text of a tool call's input, for the evidence index.
 struct ToolInputText {
-  std::string all;      // every string value of the input, joined by '\n'
-  std::string written;  // what the call writes into a file: Write content,
-                        // Edit new_string, MultiEdit edits, NotebookEdit
-                        // new_source ("" for other tools)
+  std::string all;       // every string value of the input, joined by '\n'
+  // The values the agent supplies as its own text (judgement.md section 3
+  // rule 4): Write content, Edit new_string, a subagent's prompt, a path,
+  // ...; not what only refers to text that exists (an Edit's old_string, a
+  // search's pattern, glob and path), nor a description the tool never
+  // prints. Shell tools take theirs from the command (shell_command.h).
+  std::string supplied;
 };
 // input_json is ToolCall::input. Unparseable input yields its raw text in
 // `all`. Never throws.

@@ -6,18 +6,18 @@
 //
 // Order of the search: real output of the judged turn, then real output of
 // earlier turns, loaded from History one at a time and only while the
-// fragment has not been found. A hit is real unless it is self-made:
-//   (a) the call prints back text it carries and the fragment lies in that
-//       very text (`echo "..."`, a heredoc, a here-string, `python -c`).
-//       A search's pattern is not such text, so `grep "out of memory"
-//       train.log` is evidence for the log lines it prints even when the
-//       quote is the pattern; but `grep x log; echo "made up"` does not
-//       make "made up" evidence. The Grep tool never carries such text; or
-//   (b) the agent wrote the fragment into a file before the call (Write,
-//       Edit, MultiEdit, NotebookEdit, or echo / heredoc redirected into a
-//       file). "Before" is among the calls loaded so far: a file written in
-//       a turn older than every turn read is not known, which keeps a hit
-//       in the judged turn from costing a read of the whole session.
+// fragment has not been found. A hit is real unless it is self-made: at
+// least kSelfMadeShare of the fragment lies in runs that occur in text the
+// agent supplied at or before the call that shows it (supplied_coverage.h):
+// the words of its command lines outside searches, what it wrote with
+// Write / Edit / a heredoc, a subagent's prompt (ExtractToolInputText,
+// AnalyzeShellCommand). So `echo`, `printf` with a format, a variable set
+// and printed later, an error message repeating its argument and a file
+// written and read back are all self-made, while `grep "out of memory"
+// train.log` stays evidence for the log lines it prints even when the quote
+// is the pattern. "Before" is among the calls loaded so far: text supplied
+// in a turn older than every turn read is not known, which keeps a hit in
+// the judged turn from costing a read of the whole session.
 // A hit in output a model wrote (model_output.h) is real only when the
 // fragment lies inside one span that model quoted (read with the caller's
 // QuotedSpanFinder, once per output, on its first hit) and, for a Claude
@@ -60,6 +60,9 @@ bool IsShellTool(std::string_view name) {
 bool IsAsciiSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
+
+// Folded text has ASCII spaces only between words (text_fold.h).
+bool IsOneWord(std::string_view folded) { return folded.find(' ') == std::string_view::npos; }
 
 bool IsPlainAscii(std::string_view word) {
   for (const char c : word) {
@@ -175,20 +178,12 @@ void EvidenceIndex::Build() {
 }
 
 void EvidenceIndex::Add(const ToolCall& call, int turns_back, std::size_t index) {
-  Folded folded{&call, {}, {}, {}, false, turns_back, index, ModelWrittenOutput(call.name), false, {}};
+  const CallPlace place{turns_back, static_cast<std::uint32_t>(index)};
+  Folded folded{&call, {}, {}, place, ModelWrittenOutput(call.name), false, {}};
   const ToolInputText input = ExtractToolInputText(call.name, call.input);
   folded.input = ScannedText(FoldForMatch(input.all));
-  std::string written = input.written;
-  if (IsShellTool(call.name)) {
-    const ShellCommandInfo shell = AnalyzeShellCommand(call.command);
-    folded.echoed = ScannedText(FoldForMatch(shell.echoed));
-    if (!shell.written.empty()) {
-      if (!written.empty()) written.push_back('\n');
-      written += shell.written;
-    }
-  }
-  folded.echoes_input = !folded.echoed.empty();
-  if (!written.empty()) written_.push_back(Written{turns_back, index, ScannedText(FoldForMatch(written))});
+  std::string supplied = IsShellTool(call.name) ? AnalyzeShellCommand(call.command).supplied : input.supplied;
+  if (!supplied.empty()) supplied_.push_back(Supplied{place, FoldForMatch(supplied)});
   // Past the session-wide bound, later outputs are not kept (not searched).
   if (*evidence_bytes_ < limits::kMaxEvidenceBytes) {
     folded.output = ScannedText(FoldForMatch(call.output));
@@ -217,14 +212,16 @@ bool EvidenceIndex::LoadOneOlder() {
   return true;
 }
 
-bool EvidenceIndex::IsSelfMade(Folded* folded, NeedleRef needle) {
-  if (folded->echoes_input && folded->echoed.Find(sets_, needle) != std::string::npos) return true;
-  for (Written& w : written_) {
-    const bool before = w.turns_back > folded->turns_back ||
-                        (w.turns_back == folded->turns_back && w.index < folded->index);
-    if (before && w.text.Find(sets_, needle) != std::string::npos) return true;
+double EvidenceIndex::SuppliedShare(const Folded& folded, NeedleRef needle) {
+  if (static_cast<std::size_t>(needle.set) >= coverage_.size()) coverage_.resize(sets_.size());
+  Coverage& coverage = coverage_[static_cast<std::size_t>(needle.set)];
+  if (coverage.of == nullptr) coverage.of = std::make_unique<SuppliedCoverage>(sets_[needle.set]);
+  // Text supplied by calls loaded since the last question about this set.
+  for (; coverage.scanned < supplied_.size(); ++coverage.scanned) {
+    const Supplied& s = supplied_[coverage.scanned];
+    coverage.of->Scan(s.text, s.place);
   }
-  return false;
+  return coverage.of->Share(needle.needle, folded.place);
 }
 
 Source EvidenceIndex::ModelOutputSource(Folded* folded, NeedleRef needle, std::string_view fragment) {
@@ -291,6 +288,13 @@ Sighting EvidenceIndex::Locate(std::string_view fragment) {
   return found;
 }
 
+const ToolCall* EvidenceIndex::InSomeInput(NeedleRef needle) {
+  for (Folded& folded : calls_) {
+    if (folded.input.Find(sets_, needle) != std::string::npos) return folded.call;
+  }
+  return nullptr;
+}
+
 Sighting EvidenceIndex::Search(NeedleRef needle, std::string_view fragment) {
   constexpr std::size_t npos = std::string::npos;
   Sighting self_made;
@@ -301,13 +305,20 @@ Sighting EvidenceIndex::Search(NeedleRef needle, std::string_view fragment) {
       Folded& folded = calls_[next];
       const std::size_t pos = folded.output.Find(sets_, needle);
       if (pos == npos) continue;
-      Source source = IsSelfMade(&folded, needle) ? Source::kSelfMadeOutput : Source::kToolOutput;
+      const double share = SuppliedShare(folded, needle);
+      // One word the agent typed (a path, a name) shown back is a
+      // reference, as in the input itself: neither evidence nor made up.
+      if (share >= kSelfMadeShare && IsOneWord(sets_[needle.set].needle(needle.needle)) &&
+          InSomeInput(needle) != nullptr) {
+        continue;
+      }
+      Source source = share >= kSelfMadeShare ? Source::kSelfMadeOutput : Source::kToolOutput;
       if (source == Source::kToolOutput && folded.author != ModelAuthor::kNone) {
         source = ModelOutputSource(&folded, needle, fragment);
       }
       Sighting& kept = source == Source::kModelText ? model_text : self_made;
       if (source == Source::kToolOutput || kept.call == nullptr) {
-        kept = Sighting{source, folded.call, RawOffset(folded.call->output, pos)};
+        kept = Sighting{source, folded.call, RawOffset(folded.call->output, pos), share};
       }
       if (source == Source::kToolOutput) return kept;
     }
@@ -315,9 +326,7 @@ Sighting EvidenceIndex::Search(NeedleRef needle, std::string_view fragment) {
 
   if (self_made.call != nullptr) return self_made;
   if (model_text.call != nullptr) return model_text;
-  for (Folded& folded : calls_) {
-    if (folded.input.Find(sets_, needle) != npos) return Sighting{Source::kToolInput, folded.call, 0};
-  }
+  if (const ToolCall* call = InSomeInput(needle)) return Sighting{Source::kToolInput, call, 0};
   for (ScannedText& text : user_texts_) {
     if (text.Find(sets_, needle) != npos) return Sighting{Source::kUserMessage, nullptr, 0};
   }

@@ -3,11 +3,11 @@
 //
 // Locate searches the judged turn's tool output first and reads earlier
 // turns from History only when the fragment is not found there. An
-// occurrence counts as evidence unless it is self-made: output that prints
-// back text the agent supplied (echo / printf / a heredoc in the same call's
-// input, or a file the agent wrote with Write / Edit / a shell redirect and
-// then read). A search (grep, rg, the Grep tool) is not self-made even when
-// its pattern is the fragment. Output a model wrote (model_output.h: a
+// occurrence counts as evidence unless it is self-made: mostly made of text
+// the agent itself supplied at or before the call that shows it (a command
+// line's words, a file it wrote, a subagent's prompt; supplied_coverage.h),
+// whichever program printed it. A search's pattern is not such text (grep,
+// rg, the Grep tool), so the log lines it finds stay evidence. Output a model wrote (model_output.h: a
 // subagent's answer, a fetch tool's summary) counts only inside what that
 // model quoted, and for a Claude Code subagent only where its own
 // transcript's real tool output holds the quote too (or the transcript is
@@ -33,6 +33,7 @@
 #include "evidence/model_output.h"
 #include "evidence/needle_set.h"
 #include "evidence/scanned_text.h"
+#include "evidence/supplied_coverage.h"
 #include "evidence/turn.h"
 
 namespace causegate::evidence {
@@ -53,7 +54,16 @@ struct Sighting {
   Source source = Source::kNowhere;
   const ToolCall* call = nullptr;  // set for every source found in a tool call
   std::size_t offset = 0;          // byte offset in call->output (raw text)
+  // For a hit in output: the share (0..1) of the fragment the agent itself
+  // supplied before it (supplied_coverage.h); kSelfMadeShare or more makes
+  // the hit self-made.
+  double supplied_share = 0.0;
 };
+
+// "Mostly" made of the agent's own text (judgement.md section 3 rule 4):
+// set where real quotes of test runs and logs stay evidence while echoed,
+// formatted and split ones do not (rules/QUALITY.md, "self-made quotes").
+inline constexpr double kSelfMadeShare = 0.6;
 
 class SubagentTranscripts;
 
@@ -84,18 +94,18 @@ class EvidenceIndex {
     const ToolCall* call;
     ScannedText output;  // folded
     ScannedText input;   // folded
-    ScannedText echoed;  // folded text the call prints back from its own input
-    bool echoes_input;   // echo/printf/heredoc: output repeats part of the input
-    int turns_back;      // 0: the judged turn
-    std::size_t index;   // position of the call in its turn
+    CallPlace place;
     ModelAuthor author;  // kNone unless a model wrote the output
     bool quoted_read;    // quoted holds the model's quoted spans
     std::vector<ScannedText> quoted;  // folded, read on the first hit
   };
-  struct Written {       // text the agent wrote into a file, folded
-    int turns_back;
-    std::size_t index;   // the writing call's position in its turn
-    ScannedText text;
+  struct Supplied {      // text a call's input supplied, folded
+    CallPlace place;
+    std::string text;
+  };
+  struct Coverage {      // of one needle set, over supplied_[0, scanned)
+    std::unique_ptr<SuppliedCoverage> of;
+    std::size_t scanned = 0;
   };
   friend class SubagentTranscripts;  // builds the index of a subagent's file
   EvidenceIndex(const Turn& turn, History* history, QuotedSpanFinder quoted_spans, int subagent_depth,
@@ -106,7 +116,9 @@ class EvidenceIndex {
   bool LoadOneOlder();
   NeedleRef RefFor(const std::string& needle);  // a set of its own when not expected
   Sighting Search(NeedleRef needle, std::string_view fragment);
-  bool IsSelfMade(Folded* folded, NeedleRef needle);
+  double SuppliedShare(const Folded& folded, NeedleRef needle);
+  // A loaded call whose input holds the needle, or null.
+  const ToolCall* InSomeInput(NeedleRef needle);
   // kToolOutput, or kModelText for a hit in a model's output that is
   // reported speech.
   Source ModelOutputSource(Folded* folded, NeedleRef needle, std::string_view fragment);
@@ -118,7 +130,8 @@ class EvidenceIndex {
   std::unique_ptr<SubagentTranscripts> subagents_;  // opened on first need
   std::deque<PastTurn> past_;             // stable addresses for loaded turns
   std::vector<Folded> calls_;             // folded view, judged turn first
-  std::vector<Written> written_;          // folded text the agent wrote to files
+  std::vector<Supplied> supplied_;        // the agent's own text, by call
+  std::deque<Coverage> coverage_;         // per set, made on first need
   std::vector<ScannedText> user_texts_;   // folded prompts
   std::deque<NeedleSet> sets_;            // one per Expect (or lone Locate)
   std::unordered_map<std::string, NeedleRef> needles_;  // folded fragment -> its set

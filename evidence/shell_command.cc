@@ -1,11 +1,13 @@
-// Reading a Bash command for the text it prints back. An agent can make any
-// "log line" appear in tool output by echoing it, so output that repeats
-// text the command itself carried is not evidence (judgement.md section 3
-// rule 4). Rather than flag whole commands, this finds the exact text such
-// a command supplies: echo / printf arguments, heredoc bodies, here-strings
-// and inline programs. The evidence index then calls output self-made only
-// when the quoted fragment is inside that text, so `grep "out of memory"
-// train.log; echo ---` stays real evidence for the log lines it prints.
+// Reading a Bash command for the text the agent supplies in it. An agent
+// can make any "log line" appear in tool output by echoing it, printing a
+// variable it set, passing it as an argument that an error message repeats,
+// or writing it into a file with a heredoc, so output that repeats text the
+// command line carried is not evidence (judgement.md section 3 rule 4).
+// This collects that text: every word outside a search, with heredoc
+// bodies and here-strings. The evidence index calls output self-made when
+// the quoted fragment is mostly that text (supplied_coverage.h), so `grep
+// "out of memory" train.log; echo ---` stays real evidence for the log
+// lines it prints, and `echo "made up"` after it does not.
 //
 // The reader is a small quote-aware tokenizer (single and double quotes,
 // backslashes, comments, heredocs with their bodies, redirections, pipes
@@ -29,8 +31,6 @@ constexpr int kMaxShellNesting = 4;
 struct Segment {
   std::vector<std::string> words;  // quotes removed; redirections left out
   std::string here_text;           // heredoc bodies and here-strings fed to it
-  bool to_file = false;            // stdout goes to a file (not /dev/...)
-  bool pipes_to_next = false;
 };
 
 class Tokenizer {
@@ -40,12 +40,12 @@ class Tokenizer {
   std::vector<Segment> Run() {
     while (i_ < s_.size()) Step();
     EndWord();
-    EndSegment(false);
+    EndSegment();
     return std::move(segments_);
   }
 
  private:
-  enum class Pending { kNone, kOutputTarget, kInputTarget, kHereString };
+  enum class Pending { kNone, kRedirectTarget, kHereString };
   struct Heredoc {
     std::string delimiter;
     bool strip_tabs;
@@ -62,14 +62,11 @@ class Tokenizer {
   void EndWord() {
     if (!in_word_) return;
     switch (pending_) {
-      case Pending::kOutputTarget:
-        if (word_.rfind("/dev/", 0) != 0) cur_.to_file = true;
-        break;
       case Pending::kHereString:
         cur_.here_text += word_;
         cur_.here_text.push_back('\n');
         break;
-      case Pending::kInputTarget:
+      case Pending::kRedirectTarget:  // a file name, not text the command supplies
         break;
       case Pending::kNone:
         cur_.words.push_back(word_);
@@ -80,8 +77,7 @@ class Tokenizer {
     in_word_ = false;
   }
 
-  void EndSegment(bool pipe) {
-    cur_.pipes_to_next = pipe;
+  void EndSegment() {
     segments_.push_back(std::move(cur_));
     cur_ = Segment();
   }
@@ -212,7 +208,7 @@ class Tokenizer {
         return;
       case '\n':
         EndWord();
-        EndSegment(false);
+        EndSegment();
         ++i_;
         HeredocBodies();
         return;
@@ -228,7 +224,7 @@ class Tokenizer {
           return;
         }
         EndWord();
-        EndSegment(false);
+        EndSegment();
         ++i_;
         return;
       case '&':
@@ -236,27 +232,27 @@ class Tokenizer {
           EndWord();
           i_ += 2;
           if (At(i_) == '>') ++i_;
-          pending_ = Pending::kOutputTarget;
+          pending_ = Pending::kRedirectTarget;
           return;
         }
         EndWord();
-        EndSegment(false);
+        EndSegment();
         i_ += next == '&' ? 2 : 1;
         return;
       case '|':
         EndWord();
         if (next == '|') {
-          EndSegment(false);
+          EndSegment();
           i_ += 2;
         } else {
-          EndSegment(true);
+          EndSegment();
           i_ += next == '&' ? 2 : 1;
         }
         return;
       case '$':
         if (next == '(') {
           EndWord();
-          EndSegment(false);
+          EndSegment();
           i_ += 2;
           return;
         }
@@ -272,7 +268,7 @@ class Tokenizer {
           while (i_ < s_.size() && (s_[i_] == '-' || (s_[i_] >= '0' && s_[i_] <= '9'))) ++i_;
           return;
         }
-        pending_ = Pending::kOutputTarget;
+        pending_ = Pending::kRedirectTarget;
         return;
       case '<':
         DropFdWord();
@@ -282,7 +278,7 @@ class Tokenizer {
         } else if (next == '<') {
           HeredocOperator();
         } else if (next == '(') {  // process substitution
-          EndSegment(false);
+          EndSegment();
           i_ += 2;
         } else {
           ++i_;
@@ -291,7 +287,7 @@ class Tokenizer {
             while (i_ < s_.size() && (s_[i_] == '-' || (s_[i_] >= '0' && s_[i_] <= '9'))) ++i_;
             return;
           }
-          pending_ = Pending::kInputTarget;
+          pending_ = Pending::kRedirectTarget;
         }
         return;
       default:
@@ -319,23 +315,6 @@ const RE2& Pattern(const char* pattern) {
   return *new RE2(pattern, options);
 }
 
-const RE2& EchoCommand() {
-  static const RE2& re = Pattern("echo|printf|print");
-  return re;
-}
-const RE2& EchoOption() {
-  static const RE2& re = Pattern("-[neE]+");
-  return re;
-}
-const RE2& Interpreter() {
-  static const RE2& re =
-      Pattern(R"((python|pypy)[0-9.]*|node(js)?|deno|bun|perl|ruby|php[0-9.]*|lua|Rscript)");
-  return re;
-}
-const RE2& InlineProgramFlag() {
-  static const RE2& re = Pattern(R"(-c|-e|-E|-p|-r|--eval|--print)");
-  return re;
-}
 const RE2& Shell() {
   static const RE2& re = Pattern(R"((ba|z|da|k)?sh)");
   return re;
@@ -348,11 +327,6 @@ const RE2& Search() {
   static const RE2& re = Pattern(
       R"([efz]?grep|z[ef]grep|xzgrep|bzgrep|ugrep|rg|ag|ack|ack-grep|find|fd|fdfind|)"
       R"(journalctl|locate|plocate)");
-  return re;
-}
-const RE2& Neutral() {  // set-up commands that do not decide what a command is
-  static const RE2& re =
-      Pattern(R"(cd|pushd|popd|export|set|unset|source|\.|true|:|ulimit|umask|shopt)");
   return re;
 }
 const RE2& Wrapper() {
@@ -399,9 +373,15 @@ std::size_t CommandIndex(const std::vector<std::string>& words) {
   return k;
 }
 
-std::string_view CommandName(const Segment& seg) {
-  const std::size_t k = CommandIndex(seg.words);
-  return k < seg.words.size() ? Basename(seg.words[k]) : std::string_view();
+// The segment's command (at: CommandIndex) searches data: grep, rg, find,
+// journalctl, `git grep`, ...
+bool IsSearch(const Segment& seg, std::size_t at) {
+  if (at >= seg.words.size()) return false;
+  const std::string_view name = Basename(seg.words[at]);
+  if (Full(name, Search())) return true;
+  std::size_t sub = at + 1;
+  while (sub < seg.words.size() && !seg.words[sub].empty() && seg.words[sub][0] == '-') ++sub;
+  return name == "git" && sub < seg.words.size() && seg.words[sub] == "grep";
 }
 
 void AppendLine(std::string* out, std::string_view text) {
@@ -412,63 +392,25 @@ void AppendLine(std::string* out, std::string_view text) {
 
 ShellCommandInfo Analyze(std::string_view command, int depth) {
   ShellCommandInfo info;
-  const std::vector<Segment> segments = Tokenizer(command).Run();
-  bool search_decided = false;
-  for (std::size_t k = 0; k < segments.size(); ++k) {
-    const Segment& seg = segments[k];
+  for (const Segment& seg : Tokenizer(command).Run()) {
     const std::size_t at = CommandIndex(seg.words);
-    const std::string_view name =
-        at < seg.words.size() ? Basename(seg.words[at]) : std::string_view();
-    if (!search_decided && !name.empty() && !Full(name, Neutral())) {
-      search_decided = true;
-      std::size_t sub = at + 1;
-      while (sub < seg.words.size() && !seg.words[sub].empty() && seg.words[sub][0] == '-') {
-        ++sub;
-      }
-      info.is_search = Full(name, Search()) ||
-                       (name == "git" && sub < seg.words.size() && seg.words[sub] == "grep");
-    }
-
-    std::string echoed;
-    std::string written;
-    if (Full(name, EchoCommand())) {
-      std::size_t a = at + 1;
-      if (name == "echo") {
-        while (a < seg.words.size() && Full(seg.words[a], EchoOption())) ++a;
-      }
-      for (; a < seg.words.size(); ++a) {
-        if (!echoed.empty()) echoed.push_back(' ');
-        echoed.append(seg.words[a]);
-      }
-    } else if (Full(name, Interpreter()) || Full(name, Shell())) {
-      const bool shell = Full(name, Shell());
-      for (std::size_t a = at + 1; a + 1 < seg.words.size(); ++a) {
-        const bool flag = shell ? Full(seg.words[a], ShellCommandFlag())
-                                : Full(seg.words[a], InlineProgramFlag());
-        if (!flag) continue;
-        if (shell && depth < kMaxShellNesting) {
-          ShellCommandInfo inner = Analyze(seg.words[a + 1], depth + 1);
-          AppendLine(&echoed, inner.echoed);
-          AppendLine(&written, inner.written);
-        } else {
-          AppendLine(&echoed, seg.words[a + 1]);
-        }
-        break;
+    const bool search = IsSearch(seg, at);
+    // Heredocs and here-strings are the agent's text even when a search
+    // reads them: `grep x <<< "made up"` prints what it was given.
+    AppendLine(&info.supplied, seg.here_text);
+    if (search) continue;
+    const bool shell = at < seg.words.size() && Full(Basename(seg.words[at]), Shell());
+    for (std::size_t a = 0; a < seg.words.size(); ++a) {
+      // `bash -c PROGRAM` is read as the command it is, so a search
+      // inside it stays a search.
+      const bool program = shell && depth < kMaxShellNesting && a > at && a + 1 < seg.words.size() &&
+                           Full(seg.words[a], ShellCommandFlag());
+      AppendLine(&info.supplied, seg.words[a]);
+      if (program) {
+        AppendLine(&info.supplied, Analyze(seg.words[a + 1], depth + 1).supplied);
+        ++a;
       }
     }
-    AppendLine(&echoed, seg.here_text);
-    if (echoed.empty() && written.empty()) continue;
-    AppendLine(&info.echoed, echoed);
-
-    // Into a file: a redirection, tee in this command, or tee later in
-    // the same pipeline.
-    bool to_file = seg.to_file || name == "tee";
-    for (std::size_t j = k; !to_file && segments[j].pipes_to_next && j + 1 < segments.size();
-         ++j) {
-      to_file = CommandName(segments[j + 1]) == "tee";
-    }
-    AppendLine(&info.written, written);
-    if (to_file) AppendLine(&info.written, echoed);
   }
   return info;
 }

@@ -1,4 +1,4 @@
-// What a shell command prints back from its own text (spec judgement.md
+// What a shell command carries of the agent's own text (spec judgement.md
 // section 3 rule 4): internal to evidence/, used by the evidence index to
 // tell self-made output from real output.
 // Tests: tests/unit/evidence/shell_command_test.cc.
@@ -10,16 +10,12 @@
 namespace causegate::evidence {
 
 struct ShellCommandInfo {
-  // Text the command supplies and prints back: echo / printf arguments,
-  // heredoc bodies, here-strings, inline programs (`python -c`, `node -e`,
-  // `bash -c` looked into), joined by '\n'. "" when there is none.
-  std::string echoed;
-  // The part of `echoed` the command sends into a file (`>`, `>>`, `tee`;
-  // not /dev/null): text the agent wrote, which later output may print.
-  std::string written;
-  // The command starts with a search (grep, rg, ag, ack, zgrep, git grep,
-  // find, journalctl, ...): its output is lines of the data searched.
-  bool is_search = false;
+  // Every word the command line supplies (assignments, arguments, inline
+  // programs, `bash -c` programs read as commands), with heredoc bodies and
+  // here-strings, joined by '\n'; except the words of a search (grep, rg,
+  // find, journalctl, `git grep`, ...): a pattern the agent typed does not
+  // make the lines it finds its own.
+  std::string supplied;
 };
 
 // Best-effort, quote-aware reading of a Bash command line; never fails.

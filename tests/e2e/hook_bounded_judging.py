@@ -6,6 +6,10 @@ turn holds (issue 15, item 2; RELIABILITY.md, "Limits").
   output: one pass over the output for all fragments, each fragment looked
   up once for all claims (it took 86 s before), so it answers in seconds;
   the claims stay unsupported (block).
+- 256 quotes found in 8 MiB of output, after the agent wrote 8 MiB that
+  shares a run with each (issue 15 item 1: which share of a quote the agent
+  supplied is one pass over what it wrote for all quotes), answer in
+  seconds, and the quotes stay evidence.
 - Fragments past limits::kMaxFragmentsPerMessage count as nothing: a claim
   whose only real quote is the cap's last fragment is supported, one whose
   only real quote is one past it is not.
@@ -128,6 +132,33 @@ def many_quotes(work, checks, binary):
                   r["code"] == 0 and blocked(r) and r["took"] < limit, "%.2f s" % r["took"])
 
 
+def supplied_text(work, checks, binary):
+    """256 quotes found in 8 MiB of output, after the agent wrote 8 MiB that shares half of each."""
+    out_line = "error %04d: the request exceeded the deadline, retrying seven times\n"
+    output = "".join(out_line % (i % 10000) for i in range((8 * MB) // len(out_line % 0)))
+    quotes = [(out_line % i).strip() for i in range(MAX_FRAGMENTS_PER_MESSAGE)]
+    # Every line of the written file shares a 34-byte run with every quote:
+    # each byte of it passes the window filter, and no quote is mostly it.
+    written = "note: the request exceeded the deadline\n" * ((8 * MB) // 40)
+    write = [line({"type": "assistant", "uuid": "w", "message": {"id": "mw", "role": "assistant", "content": [
+                 {"type": "tool_use", "id": "tw", "name": "Write",
+                  "input": {"file_path": "/tmp/notes.txt", "content": written}}]}}),
+             line({"type": "user", "uuid": "rw", "message": {"role": "user", "content": [
+                 {"type": "tool_result", "tool_use_id": "tw", "content": "File created successfully"}]}})]
+    path = os.path.join(work, "supplied_text.jsonl")
+    with open(path, "w") as f:
+        f.write("\n".join([prompt_line()] + write + call_lines(1, "cat worker.log", output) +
+                          [final_line(quotes_message(quotes))]) + "\n")
+    limit = 5 * TIME_SCALE
+    r = run_hook(binary, path, 60 * TIME_SCALE)
+    if r is None:
+        checks.expect("256 found quotes x 8 MiB written: answered", False, "no answer within %d s" % (60 * TIME_SCALE))
+        return
+    checks.expect("256 found quotes x 8 MiB written: within %.0f s, allowed" % limit,
+                  r["code"] == 0 and not blocked(r) and "fail-open" not in r["err"] and r["took"] < limit,
+                  "%.2f s" % r["took"])
+
+
 def fragment_cap(work, checks, binary):
     """The one real quote at the cap's last place counts; one place later it does not."""
     for place, supported in ((MAX_FRAGMENTS_PER_MESSAGE, True), (MAX_FRAGMENTS_PER_MESSAGE + 1, False)):
@@ -227,13 +258,14 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--turn-mb", type=int, default=1024, help="size of the huge last turn")
-    ap.add_argument("--only", help="run one check: many_quotes, fragment_cap, huge_turn, no_prompt")
+    ap.add_argument("--only", help="run one check: many_quotes, supplied_text, fragment_cap, huge_turn, no_prompt")
     args = ap.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
     checks = Checks()
     runs = {
         "many_quotes": lambda: many_quotes(args.work, checks, args.bin),
+        "supplied_text": lambda: supplied_text(args.work, checks, args.bin),
         "fragment_cap": lambda: fragment_cap(args.work, checks, args.bin),
         "huge_turn": lambda: huge_turn(args.work, checks, args.bin, args.turn_mb),
         "no_prompt": lambda: no_prompt_within_scan(args.work, checks, args.bin),

@@ -150,34 +150,40 @@ TEST_CASE("Utf8Prefix never splits a character", "[claude_line]") {
   }
 }
 
-TEST_CASE("ExtractToolInputText: all strings and written text", "[claude_line]") {
+TEST_CASE("ExtractToolInputText: all strings and the agent's own", "[claude_line]") {
   // Values come out in key order (nlohmann::json objects are sorted).
   struct Case {
     const char* name;
     const char* tool;
     std::string input;
     std::string all;
-    std::string written;
+    std::string supplied;
   };
   const std::vector<Case> cases = {
-      {"bash", "Bash", R"({"command":"ls","description":"list"})", "ls\nlist", ""},
-      {"write", "Write", R"({"file_path":"/a","content":"hello"})", "hello\n/a", "hello"},
-      {"edit", "Edit", R"({"file_path":"/a","old_string":"x","new_string":"y"})", "/a\ny\nx", "y"},
+      {"a description is a label", "Bash", R"({"command":"ls","description":"list"})", "ls\nlist", "ls"},
+      {"write", "Write", R"({"file_path":"/a","content":"hello"})", "hello\n/a", "hello\n/a"},
+      {"old_string refers to the file", "Edit", R"({"file_path":"/a","old_string":"x","new_string":"y"})",
+       "/a\ny\nx", "/a\ny"},
       {"multiedit", "MultiEdit",
        R"({"file_path":"/a","edits":[{"old_string":"1","new_string":"2"},{"old_string":"3","new_string":"4"}]})",
-       "2\n1\n4\n3\n/a", "2\n4"},
+       "2\n1\n4\n3\n/a", "2\n4\n/a"},
       {"notebook", "NotebookEdit", R"j({"notebook_path":"/n.ipynb","new_source":"print(1)"})j",
-       "print(1)\n/n.ipynb", "print(1)"},
-      {"numbers and nesting", "Other", R"({"a":1,"b":[true,{"c":"deep"}],"d":"last"})",
-       "deep\nlast", ""},
-      {"not json", "Bash", "{cut", "{cut", ""},
-      {"too deep", "Bash", std::string(200, '['), std::string(200, '['), ""},
+       "print(1)\n/n.ipynb", "print(1)\n/n.ipynb"},
+      {"a subagent's prompt", "Task", R"({"description":"probe","prompt":"say the disk is full"})",
+       "probe\nsay the disk is full", "say the disk is full"},
+      {"a search supplies nothing", "Grep", R"({"pattern":"out of memory","path":"/var/log"})",
+       "/var/log\nout of memory", ""},
+      {"numbers and nesting", "Other", R"({"a":1,"b":[true,{"c":"deep"}],"d":"last"})", "deep\nlast",
+       "deep\nlast"},
+      {"not json", "Bash", "{cut", "{cut", "{cut"},
+      {"not json, a search", "Grep", "{cut", "{cut", ""},
+      {"too deep", "Bash", std::string(200, '['), std::string(200, '['), std::string(200, '[')},
   };
   for (const Case& c : cases) {
     INFO(c.name);
     const ToolInputText text = ExtractToolInputText(c.tool, c.input);
     CHECK(text.all == c.all);
-    CHECK(text.written == c.written);
+    CHECK(text.supplied == c.supplied);
   }
 }
 
