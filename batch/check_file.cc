@@ -65,8 +65,44 @@ std::vector<std::string> CitableFragments(const std::string& message) {
   return out;
 }
 
-Status MakeRecord(const std::string& path, int index, const evidence::Turn& turn, const rules::Verdict& verdict,
-                  const rules::Outcome& outcome, int prior_blocks, const rules::RuleSet& rules, TurnRecord* out) {
+// The folder a session without a cwd was kept under: Gemini's
+// ~/.gemini/tmp/<project>/chats/, Claude Code's ~/.claude/projects/<project>/.
+std::string ProjectFromPath(std::string_view path, evidence::TranscriptFormat format) {
+  const std::size_t slash = path.find_last_of('/');
+  if (slash == std::string_view::npos) return "";
+  std::string_view folder = path.substr(0, slash);
+  if (format == evidence::TranscriptFormat::kGeminiChat) {
+    if (!EndsWith(folder, "/chats")) return "";
+    folder.remove_suffix(6);
+  }
+  const std::size_t up = folder.find_last_of('/');
+  const std::string_view name = up == std::string_view::npos ? folder : folder.substr(up + 1);
+  const std::string_view parent = up == std::string_view::npos ? std::string_view() : folder.substr(0, up);
+  const bool kept = format == evidence::TranscriptFormat::kGeminiChat ? EndsWith(parent, "/tmp") || parent == "tmp"
+                    : format == evidence::TranscriptFormat::kClaudeCode
+                        ? EndsWith(parent, "/projects") || parent == "projects"
+                        : false;
+  return kept ? std::string(name) : "";
+}
+
+// The context fields of a turn object (batch/CHECK.md): null when the
+// transcript does not say.
+void AddContext(const std::string& path, evidence::TranscriptFormat format, const evidence::TurnContext& context,
+                Json* record) {
+  auto set = [record](const char* key, const std::string& text) {
+    (*record)[key] = text.empty() ? Json(nullptr) : Json(text);
+  };
+  set("session_id", context.session_id);
+  set("agent", AgentOfFormat(format));
+  set("agent_version", context.agent_version);
+  set("model", context.model);
+  set("started_at", context.started_at);
+  set("project", context.cwd.empty() ? ProjectFromPath(path, format) : context.cwd);
+}
+
+Status MakeRecord(const std::string& path, evidence::TranscriptFormat format, int index, const evidence::Turn& turn,
+                  const rules::Verdict& verdict, const rules::Outcome& outcome, int prior_blocks,
+                  const rules::RuleSet& rules, TurnRecord* out) {
   Json record;
   try {
     Json judged = Json::parse(rules::VerdictToJson(verdict, rules, &outcome));
@@ -77,14 +113,15 @@ Status MakeRecord(const std::string& path, int index, const evidence::Turn& turn
       const Span span = SentenceSpan(turn.final_message, s.offset, s.text);
       claims[i]["span"] = {span.begin, span.end};
     }
-    record = {{"file", path},
-              {"turn", index + 1},
-              {"prompt_line", turn.prompt_line},
-              {"final_line", turn.final_line},
-              {"prompt_excerpt", Excerpt(turn.prompt)},
-              {"final_message", turn.final_message},
-              {"prior_blocks", prior_blocks},
-              {"transcript_truncated", turn.truncated}};
+    record["file"] = path;
+    record["turn"] = index + 1;
+    AddContext(path, format, turn.context, &record);
+    record["prompt_line"] = turn.prompt_line;
+    record["final_line"] = turn.final_line;
+    record["prompt_excerpt"] = Excerpt(turn.prompt);
+    record["final_message"] = turn.final_message;
+    record["prior_blocks"] = prior_blocks;
+    record["transcript_truncated"] = turn.truncated;
     for (auto& [key, value] : judged.items()) record[key] = std::move(value);
     return ParseTurnRecord(record.dump(-1, ' ', false, Json::error_handler_t::replace), out);
   } catch (const std::exception& e) {
@@ -93,6 +130,17 @@ Status MakeRecord(const std::string& path, int index, const evidence::Turn& turn
 }
 
 }  // namespace
+
+std::string AgentOfFormat(evidence::TranscriptFormat format) {
+  switch (format) {
+    case evidence::TranscriptFormat::kClaudeCode: return "claude-code";
+    case evidence::TranscriptFormat::kCodexRollout: return "codex";
+    case evidence::TranscriptFormat::kGeminiChat: return "gemini";
+    case evidence::TranscriptFormat::kCopilotEvents: return "copilot";
+    case evidence::TranscriptFormat::kUnknown: break;
+  }
+  return "";
+}
 
 Span SentenceSpan(std::string_view message, std::size_t offset, std::string_view sentence) {
   offset = std::min(offset, message.size());
@@ -160,7 +208,7 @@ FileCheck CheckFile(const std::string& path, const rules::RuleSet& rules, const 
     const std::string& last_reason = turn.stop_feedback.empty() ? std::string() : turn.stop_feedback.back();
     const rules::Outcome outcome = rules::Decide(verdict, rules, prior, last_reason, options.loop);
     TurnRecord record;
-    failed = MakeRecord(path, index, turn, verdict, outcome, prior, rules, &record);
+    failed = MakeRecord(path, format, index, turn, verdict, outcome, prior, rules, &record);
     if (!failed.ok()) return false;
     out.turns.push_back(std::move(record));
     history.Push(turn);

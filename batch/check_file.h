@@ -22,6 +22,7 @@
 
 #include "batch/results.h"
 #include "evidence/limits.h"
+#include "evidence/transcript.h"
 #include "rules/loop_policy.h"
 #include "rules/rule_set.h"
 
@@ -39,6 +40,11 @@ struct FileCheck {
 
 // Thread-safe for concurrent calls sharing one RuleSet.
 FileCheck CheckFile(const std::string& path, const rules::RuleSet& rules, const CheckOptions& options);
+
+// The agent a transcript format is written by, named as the hook names it
+// (`hook --agent`, the daemon's metrics): claude-code, codex, gemini,
+// copilot; "" for kUnknown.
+std::string AgentOfFormat(evidence::TranscriptFormat format);
 
 // [begin, end) of a sentence in the raw final message, given where it
 // starts and its text with inline markup removed (rules/message.h):

@@ -133,6 +133,12 @@ Status ParseTurnRecord(std::string_view json_text, TurnRecord* out) {
     r.turn = static_cast<int>(Int(t, "turn"));
     r.prompt_line = Int(t, "prompt_line");
     r.final_line = Int(t, "final_line");
+    r.session_id = Str(t, "session_id");
+    r.agent = Str(t, "agent");
+    r.agent_version = Str(t, "agent_version");
+    r.model = Str(t, "model");
+    r.started_at = Str(t, "started_at");
+    r.project = Str(t, "project");
     r.prompt_excerpt = Str(t, "prompt_excerpt");
     r.final_message = Str(t, "final_message");
     r.action = Str(t, "action");

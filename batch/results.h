@@ -44,6 +44,13 @@ struct TurnRecord {
   int turn = 0;                     // 1-based, in file order
   std::int64_t prompt_line = 0;     // transcript lines (1-based; 0: unknown)
   std::int64_t final_line = 0;
+  // The turn's context (batch/CHECK.md), "" when the transcript does not say.
+  std::string session_id;
+  std::string agent;                // claude-code, codex, gemini, copilot
+  std::string agent_version;
+  std::string model;
+  std::string started_at;           // ISO 8601
+  std::string project;              // the working folder
   std::string prompt_excerpt;
   std::string final_message;
   std::string action;               // allow, block, allow-unproven (rules::ActionName)

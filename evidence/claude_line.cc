@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <cstdio>
+#include <ctime>
 #include <exception>
 #include <utility>
 
@@ -306,6 +308,20 @@ void ParseAssistant(const json& root, LineRecord* rec) {
   if (!rec->blocks.empty()) rec->kind = LineRecord::Kind::kAssistant;
 }
 
+// The session facts every user and assistant line carries; the model only
+// on assistant lines ("<synthetic>" marks messages Claude Code made itself,
+// such as API errors: no model's).
+void ReadFacts(const json& root, LineFacts* facts) {
+  facts->session_id = std::string(StringOf(FindField(root, "sessionId")));
+  facts->agent_version = std::string(StringOf(FindField(root, "version")));
+  facts->timestamp = IsoTime(StringOf(FindField(root, "timestamp")));
+  facts->cwd = std::string(StringOf(FindField(root, "cwd")));
+  if (const json* message = FindField(root, "message"); message != nullptr) {
+    const std::string_view model = StringOf(FindField(*message, "model"));
+    if (!model.empty() && model.front() != '<') facts->model = std::string(model);
+  }
+}
+
 // Cheap rejection of the many lines (progress, snapshots, queue and system
 // records) that cannot be a user or assistant line: both types must appear
 // as a quoted value. Only lines that look complete are rejected this way,
@@ -318,6 +334,43 @@ bool MayBeMessage(std::string_view line) {
 }
 
 }  // namespace
+
+void AbsorbFacts(const LineFacts& from, LineFacts* to) {
+  if (!from.session_id.empty()) to->session_id = from.session_id;
+  if (!from.agent_version.empty()) to->agent_version = from.agent_version;
+  if (!from.model.empty()) to->model = from.model;
+  if (!from.timestamp.empty()) to->timestamp = from.timestamp;
+  if (!from.cwd.empty()) to->cwd = from.cwd;
+}
+
+std::string IsoTime(std::string_view text) {
+  auto digits = [&text](std::size_t from, std::size_t n) {
+    if (text.size() < from + n) return false;
+    for (std::size_t i = from; i < from + n; ++i) {
+      if (text[i] < '0' || text[i] > '9') return false;
+    }
+    return true;
+  };
+  // YYYY-MM-DDTHH:MM, then whatever the writer added (seconds, fraction, zone).
+  if (text.size() >= 16 && text.size() <= 64 && digits(0, 4) && text[4] == '-' && digits(5, 2) && text[7] == '-' && digits(8, 2) &&
+      (text[10] == 'T' || text[10] == ' ') && digits(11, 2) && text[13] == ':' && digits(14, 2)) {
+    std::string out(text);
+    out[10] = 'T';
+    return out;
+  }
+  // Epoch milliseconds, as Copilot's hook input writes its time: 12 to 14 digits.
+  if (text.size() >= 12 && text.size() <= 14 && digits(0, text.size())) {
+    const long long ms = std::stoll(std::string(text));
+    const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+    std::tm tm{};
+    if (gmtime_r(&seconds, &tm) == nullptr) return "";
+    char buffer[96];
+    std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                  tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
+    return buffer;
+  }
+  return "";
+}
 
 std::string_view Utf8Prefix(std::string_view text, std::size_t max_bytes) {
   if (text.size() <= max_bytes) return text;
@@ -346,6 +399,7 @@ LineRecord ParseClaudeLine(std::string_view line, SessionKind kind) {
     } else if (type == "assistant") {
       ParseAssistant(root, &rec);
     }
+    if (type == "user" || type == "assistant") ReadFacts(root, &rec.facts);
   } catch (const std::exception&) {
     // Only allocation can throw here; treat the line as unreadable.
     rec = LineRecord();

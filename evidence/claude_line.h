@@ -33,6 +33,24 @@ struct ToolResult {
   bool is_error = false;
 };
 
+// What one line says about its session, each field "" when it does not
+// say: the turn assembly keeps the latest value of each (transcript.cc).
+struct LineFacts {
+  std::string session_id;
+  std::string agent_version;
+  std::string model;
+  std::string timestamp;  // the line's own time (ISO 8601 as written)
+  std::string cwd;
+};
+
+// Copies the fields of from that are set into *to.
+void AbsorbFacts(const LineFacts& from, LineFacts* to);
+
+// An ISO 8601 time as written ("2026-02-10T21:11:56.846Z"), or one from
+// epoch milliseconds ("1765629411136") in UTC with milliseconds; "" for
+// anything else.
+std::string IsoTime(std::string_view text);
+
 struct LineRecord {
   enum class Kind {
     kIgnored,       // JSON the turn does not use: other types, meta lines, ...
@@ -49,6 +67,7 @@ struct LineRecord {
   std::vector<AssistantBlock> blocks;
   std::vector<ToolResult> results;
   bool compaction_agent = false;  // kPrompt: written by a compaction subagent
+  LineFacts facts;                // whatever kind the line is
 };
 
 // Classifies one JSONL line (without its '\n'). Never throws; anything it

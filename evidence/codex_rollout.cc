@@ -470,7 +470,15 @@ LineRecord ParseCodexLine(std::string_view line, CodexPrompts prompts) {
   if (!simd::Field(root, "payload", &payload) || !payload.is_object()) return rec;
   const std::string_view type = simd::StringField(root, "type");
   try {
-    if (type == "event_msg") {
+    rec.facts.timestamp = IsoTime(simd::StringField(root, "timestamp"));
+    if (type == "session_meta") {
+      rec.facts.session_id = std::string(simd::StringField(payload, "id"));
+      rec.facts.agent_version = std::string(simd::StringField(payload, "cli_version"));
+      rec.facts.cwd = std::string(simd::StringField(payload, "cwd"));
+    } else if (type == "turn_context") {
+      rec.facts.model = std::string(simd::StringField(payload, "model"));
+      rec.facts.cwd = std::string(simd::StringField(payload, "cwd"));
+    } else if (type == "event_msg") {
       ParseEvent(payload, prompts, &rec);
     } else if (type == "response_item") {
       const std::string_view item = simd::StringField(payload, "type");

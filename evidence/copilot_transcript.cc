@@ -149,6 +149,27 @@ ToolResult ReadExecutionComplete(const json& data) {
   return result;
 }
 
+// session.start: sessionId, copilotVersion, context.cwd; the model from
+// session.model_change's newModel or any event's data.model (the usage
+// and tool events name it).
+void ReadFacts(const json& event, std::string_view type, const json& data, LineFacts* facts) {
+  const json* time = FindField(event, "timestamp");
+  if (time != nullptr && time->is_number_integer()) {
+    facts->timestamp = IsoTime(std::to_string(time->get<std::int64_t>()));
+  } else {
+    facts->timestamp = IsoTime(StringField(event, "timestamp"));
+  }
+  if (type == "session.start" || type == "session.resume") {
+    facts->session_id = StringField(data, "sessionId");
+    facts->agent_version = StringField(data, "copilotVersion");
+    const json* context = FindField(data, "context");
+    facts->cwd = context != nullptr ? StringField(*context, "cwd") : std::string();
+    if (facts->cwd.empty()) facts->cwd = StringField(data, "cwd");
+  }
+  facts->model = type == "session.model_change" ? StringField(data, "newModel") : StringField(data, "model");
+  if (facts->model.empty()) facts->model = StringField(data, "selectedModel");
+}
+
 }  // namespace
 
 LineRecord ParseCopilotEventLine(std::string_view line) {
@@ -170,6 +191,7 @@ LineRecord ParseCopilotEventLine(std::string_view line) {
   const std::string type = StringField(event, "type");
   const json* data = FindField(event, "data");
   if (data == nullptr || !data->is_object()) return rec;
+  ReadFacts(event, type, *data, &rec.facts);
   if (type == "user.message") {
     const std::string content = StringField(*data, "content");
     const std::string_view text = WithoutDatetime(content);

@@ -233,7 +233,8 @@ struct Message {
 
 class TurnAssembler {
  public:
-  explicit TurnAssembler(const ChatReadOptions& options) : options_(options) {}
+  TurnAssembler(const ChatReadOptions& options, std::string session_id)
+      : options_(options), session_id_(std::move(session_id)) {}
 
   void Add(const Message& m) {
     const std::string type = StringField(m.body, "type");
@@ -250,7 +251,16 @@ class TurnAssembler {
       current_.emplace();
       current_->turn.prompt = text;
       current_->turn.prompt_line = m.line;
+      current_->turn.context.session_id = session_id_;
+      current_->turn.context.model = model_;
+      current_->turn.context.started_at = IsoTime(StringField(m.body, "timestamp"));
       return;
+    }
+    if (type == "gemini") {
+      if (std::string model = StringField(m.body, "model"); !model.empty()) {
+        model_ = std::move(model);
+        if (current_) current_->turn.context.model = model_;
+      }
     }
     if (type != "gemini" || !current_) return;  // info, error, warning: not the agent's words
     const std::string text = ContentText(FindField(m.body, "content"));
@@ -295,6 +305,8 @@ class TurnAssembler {
     std::vector<std::string> before_last_feedback;
   };
   const ChatReadOptions& options_;
+  std::string session_id_;  // the file's header
+  std::string model_;       // the last model named
   std::optional<Open> current_;
   std::vector<Turn> turns_;
   std::vector<std::string> last_before_feedback_;
@@ -327,7 +339,8 @@ json ParseBounded(std::string_view text) {
 }
 
 // The JSONL form: messages by id, last version wins, first position kept.
-std::vector<Message> ReadJsonl(std::string_view text, bool* last_line_unreadable) {
+// *session_id: the header line's sessionId.
+std::vector<Message> ReadJsonl(std::string_view text, bool* last_line_unreadable, std::string* session_id) {
   std::vector<Message> messages;
   std::unordered_map<std::string, std::size_t> by_id;
   std::int64_t number = 0;
@@ -340,6 +353,7 @@ std::vector<Message> ReadJsonl(std::string_view text, bool* last_line_unreadable
     if (IsBlank(line)) continue;
     json v = line.size() > limits::kMaxTranscriptLineBytes ? json(json::value_t::discarded) : ParseBounded(line);
     *last_line_unreadable = v.is_discarded() || !v.is_object();
+    if (!*last_line_unreadable && !v.contains("type") && session_id->empty()) *session_id = StringField(v, "sessionId");
     if (*last_line_unreadable || !v.contains("type")) continue;  // header, "$set" updates
     const std::string id = StringField(v, "id");
     if (!id.empty()) {
@@ -377,7 +391,9 @@ Status ReadTurns(const std::string& path, const ChatReadOptions& options, std::v
     return Status::Error(path + ": not a Gemini chat file (neither a JSON document nor JSONL)");
   }
   json doc = ParseBounded(text);
+  std::string session_id;
   if (!doc.is_discarded() && doc.is_object() && FindField(doc, "messages") != nullptr) {
+    session_id = StringField(doc, "sessionId");
     const json& list = doc["messages"];
     if (!list.is_array()) return Status::Error(path + ": \"messages\" is not a list");
     for (const json& m : list) {
@@ -385,10 +401,10 @@ Status ReadTurns(const std::string& path, const ChatReadOptions& options, std::v
     }
   } else {
     doc = json();
-    messages = ReadJsonl(text, &last_line_unreadable);
+    messages = ReadJsonl(text, &last_line_unreadable, &session_id);
   }
 
-  TurnAssembler assembler(options);
+  TurnAssembler assembler(options, session_id);
   for (const Message& m : messages) assembler.Add(m);
   assembler.Finish();
   *turns = std::move(assembler.turns());

@@ -85,13 +85,18 @@ void EnsureMessageId(LineRecord* rec, std::int64_t unique) {
 
 class TurnBuilder {
  public:
-  explicit TurnBuilder(LineRecord prompt) {
+  // before: what the lines before the prompt said of the session
+  // (ForEachTurn); the turn's own lines add to it.
+  explicit TurnBuilder(LineRecord prompt, const LineFacts& before = LineFacts()) : facts_(before) {
     turn_.prompt = std::move(prompt.text);
     turn_.prompt_line = prompt.line;
     turn_.compaction_summary = prompt.compaction_agent;
+    AbsorbFacts(prompt.facts, &facts_);
+    turn_.context.started_at = prompt.facts.timestamp;
   }
 
   void Add(LineRecord rec) {
+    AbsorbFacts(rec.facts, &facts_);
     switch (rec.kind) {
       case LineRecord::Kind::kStopFeedback:
         turn_.stop_feedback.push_back(std::move(rec.text));
@@ -120,6 +125,10 @@ class TurnBuilder {
   const std::string& prompt() const { return turn_.prompt; }
 
   Turn Finish() && {
+    turn_.context.session_id = std::move(facts_.session_id);
+    turn_.context.agent_version = std::move(facts_.agent_version);
+    turn_.context.model = std::move(facts_.model);
+    turn_.context.cwd = std::move(facts_.cwd);
     turn_.tool_calls.assign(std::make_move_iterator(calls_.begin()),
                             std::make_move_iterator(calls_.end()));
     for (Text& text : texts_) {
@@ -173,6 +182,7 @@ class TurnBuilder {
   }
 
   Turn turn_;
+  LineFacts facts_;
   std::deque<ToolCall> calls_;  // deque: pointers in by_id_ stay valid
   std::unordered_map<std::string, ToolCall*> by_id_;
   std::vector<Text> texts_;
@@ -334,6 +344,7 @@ Status ForEach(const std::string& path, const LineParser& parse,
   ForwardLineReader reader(std::move(file));
   const std::string subagent_folder = SubagentFolderFor(path, parse);
   std::optional<TurnBuilder> current;
+  LineFacts facts;  // the session so far, for the context of each turn
   int index = 0;
   bool last_line_unreadable = false;
   RawLine raw;
@@ -349,8 +360,10 @@ Status ForEach(const std::string& path, const LineParser& parse,
     rec.line = raw.number;
     EnsureMessageId(&rec, raw.number);
     if (rec.kind == LineRecord::Kind::kPrompt) {
+      const LineFacts prompt_facts = rec.facts;
       if (current && IsPromptEcho(parse, current->empty(), current->prompt(), rec.text)) {
-        current.emplace(std::move(rec));  // the later line, as read backwards
+        current.emplace(std::move(rec), facts);  // the later line, as read backwards
+        AbsorbFacts(prompt_facts, &facts);
         continue;
       }
       if (current) {
@@ -359,8 +372,12 @@ Status ForEach(const std::string& path, const LineParser& parse,
         current.reset();
         if (!visit(turn, index++)) return Status::Ok();
       }
-      current.emplace(std::move(rec));
-    } else if (current) {
+      current.emplace(std::move(rec), facts);
+      AbsorbFacts(prompt_facts, &facts);
+      continue;
+    }
+    AbsorbFacts(rec.facts, &facts);
+    if (current) {
       current->Add(std::move(rec));
     }
   }

@@ -24,6 +24,20 @@ struct ToolCall {
   std::int64_t line = 0;     // 1-based transcript line of the tool_use, 0 if none
 };
 
+// Where and by whom a turn was run, as the transcript names it; a field is
+// "" when the transcript does not say. Set by ForEachTurn (and, from the
+// turn's own lines, by ReadLastTurn); reports group turns by it.
+struct TurnContext {
+  std::string session_id;     // the agent's own session id
+  std::string agent_version;  // Claude Code "version", Codex "cli_version",
+                              // Copilot "copilotVersion"
+  std::string model;          // the last model named in the turn, else the
+                              // last one named before it
+  std::string started_at;     // the prompt's time, ISO 8601 (as written, or
+                              // from epoch milliseconds in UTC)
+  std::string cwd;            // the working folder of the session
+};
+
 struct Turn {
   // The last real user prompt (for a subagent: its task prompt).
   std::string prompt;
@@ -51,6 +65,7 @@ struct Turn {
   // for other agents and for turns given inline. What a subagent quoted in
   // its answer is checked against its own file there (evidence_index.h).
   std::string subagent_folder;
+  TurnContext context;
 };
 
 // An earlier turn, loaded only when a citation is not found in the judged turn.

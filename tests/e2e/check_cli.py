@@ -61,7 +61,7 @@ def session(turns):
                 {"tool_use_id": tid, "type": "tool_result", "content": output, "is_error": False}]}, n,
                 toolUseResult={"stdout": output, "stderr": ""}))
         n += 1
-        lines.append(claude_line("assistant", {"id": "msg_f%d" % n, "role": "assistant",
+        lines.append(claude_line("assistant", {"id": "msg_f%d" % n, "role": "assistant", "model": "claude-opus-4-6",
                                                "content": [{"type": "text", "text": final}]}, n))
     return "\n".join(lines) + "\n"
 
@@ -74,6 +74,7 @@ def rollout(prompt, command, output, final):
         line("event_msg", {"type": "task_started", "turn_id": "1"}),
         line("response_item", {"type": "message", "role": "user", "content": [{"type": "input_text", "text": prompt}]}),
         line("event_msg", {"type": "user_message", "message": prompt, "images": []}),
+        line("turn_context", {"cwd": "/srv/app", "model": "gpt-5.2-codex"}),
         line("response_item", {"type": "function_call", "name": "shell", "call_id": "c1",
                                "arguments": json.dumps({"command": ["bash", "-lc", command]})}),
         line("response_item", {"type": "function_call_output", "call_id": "c1", "output": output}),
@@ -209,7 +210,8 @@ def gemini_chat():
               "content": [{"text": "why did the build fail?"}]},
              {"id": "g1", "timestamp": "2026-12-01T10:00:02Z", "type": "gemini", "content": "", "toolCalls": [call]},
              {"id": "g1", "timestamp": "2026-12-01T10:00:02Z", "type": "gemini", "content": "", "toolCalls": [done]},
-             {"id": "g2", "timestamp": "2026-12-01T10:00:03Z", "type": "gemini", "content": CLAIM}]
+             {"id": "g2", "timestamp": "2026-12-01T10:00:03Z", "type": "gemini", "content": CLAIM,
+              "model": "gemini-2.5-pro"}]
     return "".join(json.dumps(x) + "\n" for x in lines)
 
 
@@ -217,7 +219,9 @@ def copilot_events():
     def event(n, typ, data):
         return {"type": typ, "data": data, "id": "e%d" % n, "timestamp": "2026-12-01T10:00:%02dZ" % n,
                 "parentId": None}
-    lines = [event(1, "session.start", {"sessionId": "c1", "copilotVersion": "1.0.102"}),
+    lines = [event(1, "session.start", {"sessionId": "c1", "copilotVersion": "1.0.102",
+                                        "context": {"cwd": "/home/dev/app"}}),
+             event(1, "session.model_change", {"newModel": "claude-sonnet-4.5"}),
              event(2, "user.message", {"content": "why did the build fail?"}),
              event(3, "assistant.turn_start", {"turnId": "0"}),
              event(4, "assistant.message", {"messageId": "m1", "content": "", "toolRequests": [
@@ -260,6 +264,52 @@ def check_other_agents(binary, root):
     code, out, err = run(binary, "check", "other.jsonl", cwd=root)
     check(code == 2 and "unknown transcript format" in out, "a file of no known format exits 2 and says so "
           "(got %d: %s)" % (code, out + err))
+
+
+CONTEXT_KEYS = ("session_id", "agent", "agent_version", "model", "started_at", "project")
+
+
+def check_context(binary, work):
+    """Every turn object carries its context, for each agent's files: the
+    session, the agent and its version, the model, the turn's start (ISO
+    8601) and the folder; null where the transcript does not say."""
+    print("turn context")
+    _, out, _ = run(binary, "check", "corpus/mixed/2026", "--format", "json", cwd=work)
+    turns = json.loads(out)["turns"]
+    claude = [t for t in turns if t["file"].endswith("/a.jsonl")]
+    check(len(claude) == 4, "four Claude Code turns")
+    # claude_line numbers lines from 1; the prompt of turn k is line n with timestamp :%02d (n % 60).
+    for t in claude:
+        want = {"agent": "claude-code", "agent_version": "2.1.59", "model": "claude-opus-4-6", "project": "/srv/app",
+                "started_at": "2026-03-01T10:00:%02d.000Z" % (t["prompt_line"] % 60)}
+        got = {k: t.get(k) for k in want}
+        check(got == want, "claude turn %d context: %s" % (t["turn"], got))
+        check(t["session_id"].startswith("5c1d7a34-"), "claude turn session id: %s" % t["session_id"])
+    codex = [t for t in turns if "rollout" in t["file"]][0]
+    want = {"session_id": "019b", "agent": "codex", "agent_version": "0.77.0", "model": "gpt-5.2-codex",
+            "started_at": "2026-03-02T10:00:00.000Z", "project": "/srv/app"}
+    check({k: codex.get(k) for k in CONTEXT_KEYS} == want, "codex context: %s" % {k: codex.get(k) for k in CONTEXT_KEYS})
+    root = os.path.join(work, "agents", "context")
+    gemini_dir = os.path.join(root, ".gemini", "tmp", "my-app", "chats")
+    os.makedirs(gemini_dir, exist_ok=True)
+    copilot_dir = os.path.join(root, ".copilot", "session-state", "c1")
+    os.makedirs(copilot_dir, exist_ok=True)
+    with open(os.path.join(gemini_dir, "session-2026-12-01T10-00-ab12cd34.jsonl"), "w") as f:
+        f.write(gemini_chat())
+    with open(os.path.join(copilot_dir, "events.jsonl"), "w") as f:
+        f.write(copilot_events())
+    _, out, err = run(binary, "check", ".gemini", ".copilot", "--format", "json", cwd=root)
+    got = {t["agent"]: {k: t.get(k) for k in CONTEXT_KEYS} for t in json.loads(out)["turns"]}
+    check(got.get("gemini") == {"session_id": "5c1d7a34", "agent": "gemini", "agent_version": None,
+                                "model": "gemini-2.5-pro", "started_at": "2026-12-01T10:00:01Z", "project": "my-app"},
+          "gemini context (project from ~/.gemini/tmp/<project>/chats): %s" % got.get("gemini"))
+    check(got.get("copilot") == {"session_id": "c1", "agent": "copilot", "agent_version": "1.0.102",
+                                 "model": "claude-sonnet-4.5", "started_at": "2026-12-01T10:00:02Z",
+                                 "project": "/home/dev/app"}, "copilot context: %s" % got.get("copilot"))
+    # merge reads the fields back and writes them unchanged.
+    _, out, _ = run(binary, "check", "corpus/mixed/2026", "--output", "json=out/ctx.json", "--quiet", cwd=work)
+    _, merged, _ = run(binary, "merge", "out/ctx.json", "--format", "json", cwd=work)
+    check(all(t.get("model") for t in json.loads(merged)["turns"]), "merge keeps the context")
 
 
 def check_baseline(binary, work):
@@ -356,7 +406,7 @@ def main():
     codex_turn = [t for t in results["turns"] if "rollout" in t["file"]][0]
     check(codex_turn["action"] == "block" and codex_turn["claims"][0]["finding"] == "fabricated",
           "the rollout's fabricated quote is blocked")
-    check(codex_turn["final_line"] == 8, "the rollout's final line is task_complete's")
+    check(codex_turn["final_line"] == 9, "the rollout's final line is task_complete's")
     for t in results["turns"]:
         for c in t["claims"]:
             b, e = c["span"]
@@ -433,6 +483,7 @@ def main():
     check(code == 2 and "not check results" in err, "merge refuses a file that is not check results")
 
     check_other_agents(binary, os.path.join(work, "agents"))
+    check_context(binary, work)
     check_baseline(binary, work)
 
     print("%d failure(s)" % len(FAILURES))
