@@ -54,6 +54,7 @@ GateResult RunGate(std::string_view input, Agent agent, const rules::RuleSet& ru
   const auto start = Clock::now();
   if (Status s = ParseHookInput(input, agent, &result.request); !s.ok()) {
     result.fail_open_reason = s.message();
+    result.fail_open = FailOpen::kBadInput;
     return result;
   }
   const HookRequest& req = result.request;
@@ -80,6 +81,7 @@ GateResult RunGate(std::string_view input, Agent agent, const rules::RuleSet& ru
   evidence::LastTurn last;
   if (Status s = LoadTurn(req, options.transcript_wait, &last); !s.ok()) {
     result.fail_open_reason = s.message();
+    result.fail_open = FailOpen::kTranscript;
     return result;
   }
   result.turn = std::move(last.turn);

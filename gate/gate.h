@@ -55,6 +55,13 @@ inline constexpr std::string_view kCompactionSummaryNote =
 std::string_view NotJudgedReason(const HookRequest& request);
 std::string_view NotJudgedReason(const evidence::Turn& turn);
 
+// Why RunGate failed open (GateResult::fail_open), for the daemon's metrics.
+enum class FailOpen {
+  kNone,
+  kBadInput,    // the hook input did not parse
+  kTranscript,  // the turn could not be loaded from its transcript
+};
+
 struct GateResult {
   bool judged = false;           // false: failed open before a verdict
   bool recorded = false;         // an observe-only event was logged (Cursor,
@@ -64,6 +71,7 @@ struct GateResult {
                                  // compaction summary): judged is true, the
                                  // verdict empty, the stop allowed
   std::string fail_open_reason;  // set when !judged
+  FailOpen fail_open = FailOpen::kNone;  // and why, as a kind
   bool skipped_by_config = false;  // not_judged is the config's skip (mode
                                    // off, the user's skip token), logged by
                                    // the configure call

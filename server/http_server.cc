@@ -326,6 +326,7 @@ struct HttpServer::Impl {
       return service->Hook(body);
     } catch (const std::exception& e) {
       spdlog::error("POST /hook: allowed without judging (fail-open): internal error: {}", e.what());
+      metrics->CountFailOpen("/hook", FailOpenReason::kInternal);
       Reply reply;
       reply.fail_open_reason = std::string("internal error: ") + e.what();
       return reply;

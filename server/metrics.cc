@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "gate/hook_input.h"
+
 namespace causegate::server {
 namespace {
 
@@ -29,6 +31,13 @@ std::string Number(double v) {
   return buf;
 }
 
+// Process values reach 10^10 (bytes, epoch seconds): 15 digits keep them.
+std::string Precise(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  return buf;
+}
+
 void Header(std::string* out, const char* name, const char* type, const char* help) {
   *out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
 }
@@ -48,9 +57,27 @@ void Metrics::CountRequest(std::string_view route, int status) {
   ++requests_[{std::string(route), status}];
 }
 
+const char* FailOpenReasonName(FailOpenReason reason) {
+  switch (reason) {
+    case FailOpenReason::kNoRules: return "no-rules";
+    case FailOpenReason::kOutsideRoots: return "outside-roots";
+    case FailOpenReason::kBadInput: return "bad-input";
+    case FailOpenReason::kTranscript: return "transcript";
+    case FailOpenReason::kInternal: return "internal";
+  }
+  return "other";
+}
+
+std::string AgentLabel(std::string_view agent) {
+  if (agent.empty()) return "unknown";
+  gate::Agent parsed = gate::Agent::kAuto;
+  if (!gate::ParseAgentName(agent, &parsed) || parsed == gate::Agent::kAuto) return "other";
+  return gate::AgentName(parsed);
+}
+
 void Metrics::RecordVerdict(const VerdictSample& sample) {
   std::lock_guard<std::mutex> lock(mu_);
-  ++verdicts_[{sample.route, sample.decision}];
+  ++verdicts_[{sample.route, sample.agent.empty() ? "unknown" : sample.agent, sample.decision}];
   for (const auto& [rule, finding] : sample.claims) {
     ++findings_[finding];
     ++rule_hits_[rule];
@@ -75,9 +102,9 @@ void Metrics::CountRefused(std::string_view route, Refusal refusal) {
   ++refused_[{std::string(route), RefusalName(refusal)}];
 }
 
-void Metrics::CountFailOpen(std::string_view route) {
+void Metrics::CountFailOpen(std::string_view route, FailOpenReason reason) {
   std::lock_guard<std::mutex> lock(mu_);
-  ++fail_open_[std::string(route)];
+  ++fail_open_[{std::string(route), FailOpenReasonName(reason)}];
 }
 
 void Metrics::CountReload(ReloadResult result) {
@@ -93,10 +120,10 @@ std::string Metrics::Render(const MetricsGauges& gauges) const {
     Sample(&out, "causegate_requests_total", Label("route", key.first) + "," + Label("status", std::to_string(key.second)),
            std::to_string(n));
   }
-  Header(&out, "causegate_verdicts_total", "counter", "Turns judged, by route and decision.");
+  Header(&out, "causegate_verdicts_total", "counter", "Turns judged, by route, agent and decision.");
   for (const auto& [key, n] : verdicts_) {
-    Sample(&out, "causegate_verdicts_total", Label("route", key.first) + "," + Label("decision", key.second),
-           std::to_string(n));
+    Sample(&out, "causegate_verdicts_total",
+           Label("route", key[0]) + "," + Label("agent", key[1]) + "," + Label("decision", key[2]), std::to_string(n));
   }
   Header(&out, "causegate_claims_total", "counter", "Causal claims judged, by finding.");
   for (const auto& [finding, n] : findings_) {
@@ -106,9 +133,10 @@ std::string Metrics::Render(const MetricsGauges& gauges) const {
   for (const auto& [rule, n] : rule_hits_) {
     Sample(&out, "causegate_rule_hits_total", Label("rule", rule), std::to_string(n));
   }
-  Header(&out, "causegate_fail_open_total", "counter", "Hook requests allowed without a verdict, by route.");
-  for (const auto& [route, n] : fail_open_) {
-    Sample(&out, "causegate_fail_open_total", Label("route", route), std::to_string(n));
+  Header(&out, "causegate_fail_open_total", "counter", "Hook requests allowed without a verdict, by route and reason.");
+  for (const auto& [key, n] : fail_open_) {
+    Sample(&out, "causegate_fail_open_total", Label("route", key.first) + "," + Label("reason", key.second),
+           std::to_string(n));
   }
   Header(&out, "causegate_refused_total", "counter", "Requests refused, by route and reason.");
   for (const auto& [key, n] : refused_) {
@@ -134,6 +162,28 @@ std::string Metrics::Render(const MetricsGauges& gauges) const {
   Sample(&out, "causegate_packs_loaded", "", std::to_string(gauges.packs_loaded));
   Header(&out, "causegate_uptime_seconds", "gauge", "Seconds since the daemon started.");
   Sample(&out, "causegate_uptime_seconds", "", Number(gauges.uptime_seconds));
+  Header(&out, "causegate_build_info", "gauge", "Always 1; the version of the causegate binary serving.");
+  Sample(&out, "causegate_build_info", Label("version", gauges.version.empty() ? "unknown" : gauges.version), "1");
+  const ProcessSample& p = gauges.process;
+  const struct {
+    const char* name;
+    const char* type;
+    const char* help;
+    double value;
+  } process[] = {
+      {"process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.", p.cpu_seconds},
+      {"process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", p.resident_bytes},
+      {"process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.", p.virtual_bytes},
+      {"process_start_time_seconds", "gauge", "Start time of the process since unix epoch in seconds.",
+       p.start_time_seconds},
+      {"process_open_fds", "gauge", "Number of open file descriptors.", p.open_fds},
+      {"process_max_fds", "gauge", "Maximum number of open file descriptors.", p.max_fds},
+  };
+  for (const auto& m : process) {
+    if (m.value < 0) continue;
+    Header(&out, m.name, m.type, m.help);
+    Sample(&out, m.name, "", Precise(m.value));
+  }
   return out;
 }
 

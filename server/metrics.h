@@ -1,8 +1,11 @@
 // The daemon's counters, rendered in the Prometheus text exposition format
 // (version 0.0.4) for GET /metrics. Metric names and labels are listed in
 // server/API.md ("Metrics"). Label values come from a closed set (routes,
-// status codes, decisions, findings, rule ids of loaded packs), so the
-// number of series stays bounded. Thread-safe.
+// status codes, agents, decisions, findings, fail-open reasons, rule ids of
+// loaded packs), so the number of series stays bounded. Besides its own
+// counters it exports causegate_build_info and the process_* metrics the
+// Prometheus client libraries export, so dashboards made for those work.
+// Thread-safe.
 // Tests: tests/unit/server/metrics_test.cc.
 #pragma once
 
@@ -30,12 +33,41 @@ enum class Refusal {
 };
 const char* RefusalName(Refusal refusal);  // "token", "outside-roots"
 
+// Why a hook request was allowed without a verdict: a closed set.
+enum class FailOpenReason {
+  kNoRules,       // no rule set loaded
+  kOutsideRoots,  // a transcript path outside --transcript-root
+  kBadInput,      // the hook input did not parse
+  kTranscript,    // the transcript could not be read (missing, unreadable, no prompt)
+  kInternal,      // an exception inside the daemon
+};
+// "no-rules", "outside-roots", "bad-input", "transcript", "internal"
+const char* FailOpenReasonName(FailOpenReason reason);
+
+// An agent name for a label: one of gate::AgentNameList()'s, "unknown"
+// when none was given, "other" for any other string (a /v1/judge client
+// names its agent freely; the label set must stay bounded).
+std::string AgentLabel(std::string_view agent);
+
 struct VerdictSample {
   std::string route;     // "/hook" or "/v1/judge"
+  std::string agent;     // AgentLabel
   std::string decision;  // rules::ActionName: "allow", "block", "allow-unproven"
   // One (rule id, finding) per claim, supported claims included.
   std::vector<std::pair<std::string, std::string>> claims;
   double seconds = 0;    // reading the turn + judging
+};
+
+// The process, as Prometheus client libraries export it (process_*),
+// read from /proc at render time (server/process_stats.h). A value that
+// could not be read is negative and its sample is left out.
+struct ProcessSample {
+  double cpu_seconds = -1;          // user + system
+  double resident_bytes = -1;
+  double virtual_bytes = -1;
+  double start_time_seconds = -1;   // since the epoch
+  double open_fds = -1;
+  double max_fds = -1;
 };
 
 // Gauges read at render time.
@@ -43,14 +75,16 @@ struct MetricsGauges {
   double uptime_seconds = 0;
   std::size_t rules_loaded = 0;
   std::size_t packs_loaded = 0;
+  std::string version;              // causegate_build_info{version=...}
+  ProcessSample process;
 };
 
 class Metrics {
  public:
   void CountRequest(std::string_view route, int status);
   void RecordVerdict(const VerdictSample& sample);
-  // A hook request answered without a verdict (fail open).
-  void CountFailOpen(std::string_view route);
+  // A hook request answered without a verdict (fail open), by why.
+  void CountFailOpen(std::string_view route, FailOpenReason reason);
   // A refused request, by route and reason (also logged by the caller): a
   // gate that refuses its agent is silently off unless someone can see it.
   void CountRefused(std::string_view route, Refusal refusal);
@@ -61,10 +95,10 @@ class Metrics {
  private:
   mutable std::mutex mu_;
   std::map<std::pair<std::string, int>, std::uint64_t> requests_;
-  std::map<std::pair<std::string, std::string>, std::uint64_t> verdicts_;  // route, decision
+  std::map<std::array<std::string, 3>, std::uint64_t> verdicts_;  // route, agent, decision
   std::map<std::string, std::uint64_t> findings_;
   std::map<std::string, std::uint64_t> rule_hits_;
-  std::map<std::string, std::uint64_t> fail_open_;
+  std::map<std::pair<std::string, std::string>, std::uint64_t> fail_open_;  // route, reason
   std::map<std::pair<std::string, std::string>, std::uint64_t> refused_;  // route, reason
   std::array<std::uint64_t, kLatencyBuckets.size()> buckets_{};  // non-cumulative
   std::uint64_t latency_count_ = 0;

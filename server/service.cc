@@ -12,6 +12,7 @@
 
 #include "rules/verdict_json.h"
 #include "server/judge_request.h"
+#include "server/process_stats.h"
 
 namespace causegate::server {
 namespace {
@@ -52,9 +53,9 @@ Reply Service::Error(int status, std::string_view message) {
   return r;
 }
 
-Reply Service::FailOpen(std::string reason, const gate::HookRequest* request, double total_ms) {
+Reply Service::FailOpen(FailOpenReason kind, std::string reason, const gate::HookRequest* request, double total_ms) {
   spdlog::warn("POST /hook: allowed without judging (fail-open): {}", reason);
-  metrics_->CountFailOpen("/hook");
+  metrics_->CountFailOpen("/hook", kind);
   if (audit_) {
     AuditRecord record;
     record.route = "/hook";
@@ -76,7 +77,7 @@ Reply Service::FailOpen(std::string reason, const gate::HookRequest* request, do
 Reply Service::Hook(std::string_view body) {
   const auto start = Clock::now();
   const std::shared_ptr<const rules::RuleSet> rules = rules_->Current();
-  if (!rules) return FailOpen("no rules loaded", nullptr, MsSince(start));
+  if (!rules) return FailOpen(FailOpenReason::kNoRules, "no rules loaded", nullptr, MsSince(start));
   // The paths are checked before the gate opens them. Input that does not
   // parse is left to RunGate, which fails open with its own reason.
   gate::HookRequest request;
@@ -85,7 +86,7 @@ Reply Service::Hook(std::string_view body) {
       if (path->empty()) continue;
       if (Status s = roots_.Check(*path); !s.ok()) {
         metrics_->CountRefused("/hook", Refusal::kOutsideRoots);
-        return FailOpen(s.message(), &request, MsSince(start));
+        return FailOpen(FailOpenReason::kOutsideRoots, s.message(), &request, MsSince(start));
       }
     }
   }
@@ -94,7 +95,11 @@ Reply Service::Hook(std::string_view body) {
   // connections get workers of their own (http_server.cc), so only this
   // answer waits.
   const gate::GateResult result = gate::RunGate(body, options_.agent, *rules, options_.gate);
-  if (!result.judged) return FailOpen(result.fail_open_reason, &result.request, MsSince(start));
+  if (!result.judged) {
+    const FailOpenReason kind =
+        result.fail_open == gate::FailOpen::kBadInput ? FailOpenReason::kBadInput : FailOpenReason::kTranscript;
+    return FailOpen(kind, result.fail_open_reason, &result.request, MsSince(start));
+  }
 
   Reply reply;
   // Exactly what `causegate hook` prints on stdout.
@@ -102,7 +107,8 @@ Reply Service::Hook(std::string_view body) {
   reply.judge_ms = result.read_ms + result.judge_ms;
   const std::string decision = result.recorded ? "recorded" : rules::ActionName(result.outcome.action);
   const auto claims = ClaimFindings(result.verdict, *rules);
-  metrics_->RecordVerdict({"/hook", decision, claims, reply.judge_ms / 1000});
+  metrics_->RecordVerdict(
+      {"/hook", AgentLabel(gate::AgentName(result.request.agent)), decision, claims, reply.judge_ms / 1000});
   if (audit_) {
     AuditRecord record;
     record.route = "/hook";
@@ -145,7 +151,8 @@ Reply Service::Judge(std::string_view body) {
   reply.body = rules::VerdictToJson(verdict, *rules, &outcome) + "\n";
   reply.judge_ms = read_ms + judge_ms;
   const auto claims = ClaimFindings(verdict, *rules);
-  metrics_->RecordVerdict({"/v1/judge", rules::ActionName(outcome.action), claims, reply.judge_ms / 1000});
+  metrics_->RecordVerdict(
+      {"/v1/judge", AgentLabel(request.agent), rules::ActionName(outcome.action), claims, reply.judge_ms / 1000});
   if (audit_) {
     AuditRecord record;
     record.route = "/v1/judge";
@@ -192,6 +199,8 @@ Reply Service::MetricsText() const {
   gauges.uptime_seconds = UptimeSeconds();
   gauges.rules_loaded = rules ? rules->rules().size() : 0;
   gauges.packs_loaded = rules ? rules->packs().size() : 0;
+  gauges.version = CAUSEGATE_VERSION;
+  gauges.process = ReadProcessSample();
   Reply r;
   r.content_type = "text/plain; version=0.0.4; charset=utf-8";
   r.body = metrics_->Render(gauges);

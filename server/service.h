@@ -57,7 +57,7 @@ class Service {
   static Reply Error(int status, std::string_view message);
 
  private:
-  Reply FailOpen(std::string reason, const gate::HookRequest* request, double total_ms);
+  Reply FailOpen(FailOpenReason kind, std::string reason, const gate::HookRequest* request, double total_ms);
   double UptimeSeconds() const;
 
   const ServiceOptions options_;

@@ -143,9 +143,13 @@ def test_routes_roots_fail_open(c, binary, work):
         status, headers, body = d.request("GET", "/metrics")
         text = body.decode()
         c.check(status == 200 and headers.get("content-type", "").startswith("text/plain"), "metrics content type")
-        c.check(metric(text, 'causegate_verdicts_total{route="/hook",decision="block"}') == 1, "metrics: hook blocks")
-        c.check(metric(text, 'causegate_verdicts_total{route="/v1/judge",decision="allow"}') == 1, "metrics: judge allows")
-        c.check(metric(text, 'causegate_fail_open_total{route="/hook"}') == 11, "metrics: fail-opens\n" + text)
+        c.check(metric(text, 'causegate_verdicts_total{route="/hook",agent="claude-code",decision="block"}') == 1,
+                "metrics: hook blocks\n" + text)
+        c.check(metric(text, 'causegate_verdicts_total{route="/v1/judge",agent="unknown",decision="allow"}') == 1,
+                "metrics: judge allows")
+        fail_opens = sum(float(l.rsplit(" ", 1)[1]) for l in text.splitlines()
+                         if l.startswith('causegate_fail_open_total{route="/hook",reason="'))
+        c.check(fail_opens == 11, "metrics: fail-opens by reason add up to 11\n" + text)
         c.check(metric(text, 'causegate_requests_total{route="/v1/judge",status="400"}') == 5, "metrics: 400s\n" + text)
         c.check(metric(text, 'causegate_requests_total{route="/v1/judge",status="413"}') == 1, "metrics: 413")
         c.check(metric(text, 'causegate_rule_hits_total{rule="en.claim.root-cause"}') >= 2, "metrics: rule hits")

@@ -116,7 +116,10 @@ TEST_CASE("POST /hook fails open: outside the roots, bad input", "[server][servi
     CHECK(reply.fail_open_reason.find(c.reason) != std::string::npos);
   }
   const std::string metrics = f.service->MetricsText().body;
-  CHECK(metrics.find("causegate_fail_open_total{route=\"/hook\"} 7") != std::string::npos);
+  INFO(metrics);
+  CHECK(metrics.find("causegate_fail_open_total{route=\"/hook\",reason=\"outside-roots\"} 4") != std::string::npos);
+  CHECK(metrics.find("causegate_fail_open_total{route=\"/hook\",reason=\"transcript\"} 1") != std::string::npos);
+  CHECK(metrics.find("causegate_fail_open_total{route=\"/hook\",reason=\"bad-input\"} 2") != std::string::npos);
   const auto lines = f.AuditLines();
   REQUIRE(lines.size() == 7);
   CHECK(lines[0]["decision"] == "fail-open");
@@ -168,8 +171,10 @@ TEST_CASE("POST /v1/judge returns the verdict and the outcome", "[server][servic
   CHECK(json::parse(bad.body)["error"] == "\"final_message\": missing or not a string");
 
   const std::string metrics = f.service->MetricsText().body;
-  CHECK(metrics.find("causegate_verdicts_total{route=\"/v1/judge\",decision=\"block\"} 1") != std::string::npos);
-  CHECK(metrics.find("causegate_verdicts_total{route=\"/v1/judge\",decision=\"allow\"} 2") != std::string::npos);
+  CHECK(metrics.find("causegate_verdicts_total{route=\"/v1/judge\",agent=\"unknown\",decision=\"block\"} 1") !=
+        std::string::npos);
+  CHECK(metrics.find("causegate_verdicts_total{route=\"/v1/judge\",agent=\"unknown\",decision=\"allow\"} 2") !=
+        std::string::npos);
   CHECK(metrics.find("causegate_claims_total{finding=\"supported\"} 2") != std::string::npos);
 }
 
