@@ -1,10 +1,10 @@
 // Every turn of a file through the same calls the live hook makes at a
 // stop (rules::JudgeTurn, gate::PriorBlocks, rules::Decide), in file order,
 // pushing each judged turn into the session history the next ones are
-// judged with. The turn's record is rules::VerdictToJson's verdict, minus
-// the block reason (long, and the same protocol text each time: `causegate
-// explain FILE --turn N` prints it), plus the turn's place in the file and
-// the span of each claim in the final message.
+// judged with. The turn's record is rules::VerdictToJson's verdict (the
+// block reason included: what the agent got), plus the turn's place and
+// context, the span of each claim in the final message, and under each
+// unsupported claim the tool lines nearest it.
 // Tests: tests/unit/batch/check_file_test.cc.
 #include "batch/check_file.h"
 
@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "batch/session_history.h"
+#include "evidence/nearest_lines.h"
 #include "evidence/transcript.h"
 #include "gate/gate.h"
 #include "rules/message.h"
@@ -85,6 +86,18 @@ std::string ProjectFromPath(std::string_view path, evidence::TranscriptFormat fo
   return kept ? std::string(name) : "";
 }
 
+// The tool lines nearest an unsupported claim, as `causegate explain` shows
+// them (evidence/nearest_lines.h): what the agent saw and did not quote.
+Json NearestJson(std::string_view sentence, const evidence::Turn& turn) {
+  Json out = Json::array();
+  for (const evidence::NearLine& line : evidence::NearestOutputLines(sentence, turn.tool_calls)) {
+    const evidence::ToolCall& call = turn.tool_calls[line.call];
+    out.push_back({{"tool", call.name}, {"command", rules::Shorten(call.command, 200)}, {"call_line", call.line},
+                   {"line", line.line}, {"text", rules::Shorten(line.text, 400)}});
+  }
+  return out;
+}
+
 // The context fields of a turn object (batch/CHECK.md): null when the
 // transcript does not say.
 void AddContext(const std::string& path, evidence::TranscriptFormat format, const evidence::TurnContext& context,
@@ -106,12 +119,12 @@ Status MakeRecord(const std::string& path, evidence::TranscriptFormat format, in
   Json record;
   try {
     Json judged = Json::parse(rules::VerdictToJson(verdict, rules, &outcome));
-    judged.erase("reason");
     Json& claims = judged["claims"];
     for (std::size_t i = 0; i < verdict.claims.size() && i < claims.size(); ++i) {
       const rules::Sentence& s = verdict.message.sentences[static_cast<std::size_t>(verdict.claims[i].sentence)];
       const Span span = SentenceSpan(turn.final_message, s.offset, s.text);
       claims[i]["span"] = {span.begin, span.end};
+      if (claims[i].value("finding", "") != "supported") claims[i]["nearest"] = NearestJson(s.text, turn);
     }
     record["file"] = path;
     record["turn"] = index + 1;

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdio>
+#include <map>
 #include <utility>
 
 #include "rules/reason.h"
@@ -151,6 +152,53 @@ std::string SummaryLine(const Summary& s) {
     line += "; " + std::to_string(s.unreadable) + (s.unreadable == 1 ? " file" : " files") + " unreadable";
   }
   return line;
+}
+
+std::string GroupOf(const TurnRecord& turn, GroupKey key) {
+  std::string out;
+  switch (key) {
+    case GroupKey::kDay:
+      out = turn.started_at.size() >= 10 ? turn.started_at.substr(0, 10) : "";
+      break;
+    case GroupKey::kAgentModel:
+      out = turn.agent.empty() ? "" : turn.model.empty() ? turn.agent : turn.agent + " " + turn.model;
+      break;
+    case GroupKey::kProject:
+      out = turn.project;
+      break;
+  }
+  return out.empty() ? "unknown" : out;
+}
+
+std::vector<GroupRow> GroupTurns(const CheckResults& results, GroupKey key) {
+  std::map<std::string, GroupRow> rows;
+  for (const TurnRecord& turn : results.turns) {
+    GroupRow& row = rows[GroupOf(turn, key)];
+    ++row.turns;
+    row.flagged += turn.flagged();
+  }
+  std::vector<GroupRow> out;
+  for (auto& [name, row] : rows) {
+    row.key = name;
+    out.push_back(row);
+  }
+  return out;
+}
+
+std::vector<std::vector<std::string>> AgentTable(const CheckResults& results) {
+  std::map<std::pair<std::string, std::string>, GroupRow> rows;
+  for (const TurnRecord& turn : results.turns) {
+    GroupRow& row = rows[{turn.agent.empty() ? "unknown" : turn.agent, turn.model.empty() ? "unknown" : turn.model}];
+    ++row.turns;
+    row.flagged += turn.flagged();
+  }
+  std::vector<std::vector<std::string>> out;
+  for (const auto& [key, row] : rows) {
+    char rate[16];
+    std::snprintf(rate, sizeof rate, "%.1f%%", 100.0 * row.rate());
+    out.push_back({key.first, key.second, std::to_string(row.turns), std::to_string(row.flagged), rate});
+  }
+  return out;
 }
 
 }  // namespace causegate::batch

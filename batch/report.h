@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "batch/results.h"
 #include "rules/rule_set.h"
@@ -60,6 +61,23 @@ std::string EscapeXml(std::string_view text);
 std::string OneLine(std::string_view text, std::size_t max_chars);
 // "path:line" or "path" when the line is unknown (0).
 std::string Where(const std::string& path, std::int64_t line);
+// Turns counted per group (a day, an agent and model, a project), for the
+// summary table of markdown and html and html's charts. Known turns count
+// as turns, not as flagged (as in Summary).
+struct GroupRow {
+  std::string key;
+  int turns = 0;
+  int flagged = 0;
+  double rate() const { return turns > 0 ? static_cast<double>(flagged) / turns : 0.0; }
+};
+enum class GroupKey { kDay, kAgentModel, kProject };
+// Sorted by key; "unknown" stands for a turn without the field.
+std::vector<GroupRow> GroupTurns(const CheckResults& results, GroupKey key);
+std::string GroupOf(const TurnRecord& turn, GroupKey key);
+// The "| agent | model | turns | flagged | block rate |" table both
+// markdown and html show, as rows of cells.
+std::vector<std::vector<std::string>> AgentTable(const CheckResults& results);
+
 // The closing line of text and markdown: "25 files, 340 turns: 12 blocked,
 // 1 let through unproven (3.8%); 1 file unreadable".
 std::string SummaryLine(const Summary& summary);

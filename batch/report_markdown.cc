@@ -1,7 +1,9 @@
 // --format markdown: the job summary (`>> $GITHUB_STEP_SUMMARY`): the
-// totals, unsupported claims per finding, the flagged turns (the first
+// totals, turns and block rate per agent and model (the summary table of
+// the HTML report), unsupported claims per finding, the flagged turns (the first
 // kMaxRows of them) and the unreadable files, as GitHub-flavoured tables.
 #include <string>
+#include <vector>
 
 #include "batch/report.h"
 
@@ -36,6 +38,12 @@ std::string RenderMarkdown(const CheckResults& results) {
   } else {
     out += "**" + SummaryLine(s) + ".**\n\n";
   }
+  // The summary table the HTML report shows too.
+  out += "| agent | model | turns | flagged | block rate |\n|---|---|---:|---:|---:|\n";
+  for (const std::vector<std::string>& row : AgentTable(results)) {
+    out += "| " + Cell(row[0]) + " | " + Cell(row[1]) + " | " + row[2] + " | " + row[3] + " | " + row[4] + " |\n";
+  }
+  out += "\n";
   if (!s.findings.empty()) {
     out += "| finding | unsupported claims |\n|---|---:|\n";
     for (const auto& [finding, n] : s.findings) out += "| " + Cell(finding) + " | " + std::to_string(n) + " |\n";

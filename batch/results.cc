@@ -63,6 +63,11 @@ ClaimRecord ParseClaim(const json& c) {
     out.span_begin = (*span)[0].get<std::size_t>();
     out.span_end = (*span)[1].get<std::size_t>();
   }
+  if (const json* nearest = Array(c, "nearest")) {
+    for (const json& n : *nearest) {
+      if (n.is_object()) out.nearest.push_back({Str(n, "tool"), Str(n, "command"), Int(n, "line"), Str(n, "text")});
+    }
+  }
   if (const json* citations = Array(c, "citations")) {
     for (const json& citation : *citations) {
       if (citation.is_object()) out.citations.push_back(ParseCitation(citation));
@@ -144,6 +149,9 @@ Status ParseTurnRecord(std::string_view json_text, TurnRecord* out) {
     r.action = Str(t, "action");
     if (r.action.empty()) r.action = Str(t, "decision") == "block" ? "block" : "allow";
     r.prior_blocks = static_cast<int>(Int(t, "prior_blocks"));
+    r.tool_calls = static_cast<int>(Int(t, "tool_calls"));
+    r.reason = Str(t, "reason");
+    if (r.reason.empty()) r.reason = Str(t, "system_message");
     r.known = t.contains("known") && t["known"].is_boolean() && t["known"].get<bool>();
     if (const json* claims = Array(t, "claims")) {
       for (const json& claim : *claims) {

@@ -28,6 +28,14 @@ struct CitationRecord {
   std::string excerpt;    // the output line(s) around the match
 };
 
+// A line of the turn's tool output near an unsupported claim (evidence/nearest_lines.h).
+struct NearRecord {
+  std::string tool;
+  std::string command;
+  std::int64_t line = 0;  // line of that call's output (1-based)
+  std::string text;
+};
+
 struct ClaimRecord {
   std::string sentence;             // as written, inline markup removed
   std::size_t span_begin = 0;       // the sentence in TurnRecord::final_message,
@@ -36,6 +44,7 @@ struct ClaimRecord {
   std::string finding;              // supported, fabricated, user-only, no-probe, no-citation
   std::string lang;                 // en, zh
   std::vector<CitationRecord> citations;
+  std::vector<NearRecord> nearest;  // unsupported claims only
   bool supported() const { return finding == "supported"; }
 };
 
@@ -54,7 +63,10 @@ struct TurnRecord {
   std::string prompt_excerpt;
   std::string final_message;
   std::string action;               // allow, block, allow-unproven (rules::ActionName)
+  std::string reason;               // what the agent got: the block reason, or
+                                    // the user's message when let through unproven
   int prior_blocks = 0;             // blocks the transcript shows before this stop
+  int tool_calls = 0;               // calls the turn made
   std::vector<ClaimRecord> claims;
   std::string json;                 // the whole turn object, compact (--format json)
   // Flagged, but every unsupported claim is in the baseline (baseline.h):

@@ -72,7 +72,8 @@ TEST_CASE("check results: summary and the JSON round trip", "[report]") {
   CHECK(blocked["turn"] == 2);
   CHECK(blocked["action"] == "block");
   CHECK(blocked["decision"] == "block");
-  CHECK_FALSE(blocked.contains("reason"));
+  // What the agent got is kept: the HTML report shows it.
+  CHECK(blocked["reason"].get<std::string>().rfind("causegate blocked this stop", 0) == 0);
   CHECK(blocked["prompt_excerpt"] == "why is the api slow?");
   REQUIRE(blocked["claims"].size() == 1);
   CHECK(blocked["claims"][0]["finding"] == "fabricated");
@@ -148,12 +149,33 @@ TEST_CASE("reports say where, what and why", "[report]") {
   CHECK(run["invocations"][0]["toolExecutionNotifications"].size() == 1);
 
   const std::string html = RenderHtml(results, *Rules(), options);
-  CHECK(html.find("data-finding=\"fabricated\"") != std::string::npos);
-  CHECK(html.find(">The API is **slow** because `Connection pool exhausted: 64/64 &lt;in use&gt;` &amp; more.</mark>") !=
+  // The turns are data for the page's script: a JSON list whose cards hold the marks.
+  const std::string open_tag = "<script type=\"application/json\" id=\"turn-data\">";
+  const std::size_t data_at = html.find(open_tag);
+  REQUIRE(data_at != std::string::npos);
+  const std::size_t data_end = html.find("</script>", data_at);
+  const std::string data_text = html.substr(data_at + open_tag.size(), data_end - data_at - open_tag.size());
+  // Nothing in it can end the script element or open a comment.
+  CHECK(data_text.find("</") == std::string::npos);
+  CHECK(data_text.find("<!") == std::string::npos);
+  CHECK(data_text.find("<\\/mark>") != std::string::npos);
+  const json turns = json::parse(data_text);
+  // The flagged turn first; then the one whose claim is supported.
+  REQUIRE(turns.size() == 2);
+  const std::string card = turns[0]["html"];
+  CHECK(turns[0]["flagged"] == true);
+  CHECK(turns[1]["flagged"] == false);
+  CHECK(card.find("data-finding=\"fabricated\"") != std::string::npos);
+  CHECK(card.find(">The API is **slow** because `Connection pool exhausted: 64/64 &lt;in use&gt;` &amp; more.</mark>") !=
         std::string::npos);
+  CHECK(card.find("the reason the agent got") != std::string::npos);
   CHECK(html.find("<svg") != std::string::npos);
+  for (const char* chart : {"day", "rule", "finding", "agent", "project"}) {
+    INFO(chart);
+    CHECK(html.find(std::string("data-chart=\"") + chart + "\"") != std::string::npos);
+  }
   CHECK(html.find("src=") == std::string::npos);  // nothing loaded from elsewhere
-  CHECK(html.find("<script") == std::string::npos);
+  CHECK(html.find("https://") == std::string::npos);
   for (const ReportFormat f : {ReportFormat::kText, ReportFormat::kJson, ReportFormat::kJunit, ReportFormat::kSarif,
                                ReportFormat::kGithub, ReportFormat::kMarkdown, ReportFormat::kHtml}) {
     ReportFormat parsed;
