@@ -224,12 +224,15 @@ def main():
     root = os.path.join(work, "root")
     argv += ["--root", root]
     started = time.time()
-    d = Daemon(binary, work, argv, name="unit")
+    # The gate's per-session state (the loop guard) in this run's own folder,
+    # so an earlier run's blocks of the same session do not count.
+    env = dict(os.environ, XDG_STATE_HOME=os.path.join(work, "state"))
+    d = Daemon(binary, work, argv, env=env, name="unit")
     try:
         blocked = transcript(os.path.join(root, "b.jsonl"), "The root cause is the disk filling up on the node.")
         d.request("POST", "/hook", blocked)
         codex = json.loads(blocked)
-        codex.update(turn_id="t1", model="gpt-5.2-codex", cwd=root, permission_mode="default",
+        codex.update(session_id="codex-session", turn_id="t1", model="gpt-5.2-codex", cwd=root, permission_mode="default",
                      last_assistant_message="The root cause is the disk filling up on the node.")
         d.request("POST", "/hook", json.dumps(codex))
         d.request("POST", "/hook", "not json")
