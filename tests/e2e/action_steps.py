@@ -365,6 +365,12 @@ def check_action(binary, source, work, api_url):
     check("SARIF not uploaded" not in open(r.summary).read(), "no 'not uploaded' sentence when it was")
     check(code == 1, "still fails on the flagged turns (%d)" % code)
 
+    # No answer from the API (a closed port on loopback): no upload, and the summary says so.
+    r = Runner(work, ws, "http://127.0.0.1:9")
+    code, out = run_action(r, action, {"paths": "examples/transcripts", "tarball": tarball}, {})
+    check(code == 1 and out["code-scanning"] == "false" and "(HTTP 000)" in open(r.summary).read(),
+          "an API that does not answer: no upload, said plainly (%d): %r" % (code, open(r.summary).read()[-200:]))
+
     # Clean input passes; fail: false reports only; an unreadable file is 2.
     r = Runner(work, ws, api_url)
     code, out = run_action(r, action, {"paths": "examples/transcripts/export-allowed.jsonl", "tarball": tarball}, {})
