@@ -335,7 +335,11 @@ std::string TurnCard(const TurnRecord& turn, int tool_calls) {
     out += message;
   }
   if (!turn.reason.empty()) {
-    out += "<details class=\"reason\"><summary>the reason the agent got</summary><pre class=\"reason\">" +
+    // A turn let through unproven (the block limit reached) sent the agent
+    // nothing more; its user got a message instead.
+    const char* what = turn.action == "block" ? "the reason the agent got"
+                                              : "the message the user got (the agent was let through: block limit reached)";
+    out += std::string("<details class=\"reason\"><summary>") + what + "</summary><pre class=\"reason\">" +
            EscapeXml(turn.reason) + "</pre></details>";
   }
   if (turn.prior_blocks > 0) {
