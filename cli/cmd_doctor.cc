@@ -110,11 +110,12 @@ void AddDoctorCommand(CLI::App& app, Common& common) {
   auto home = std::make_shared<std::string>();
   cmd->add_option("--home", *home, "The home folder whose agents are checked (default: $HOME)");
   cmd->footer(
-      "One line per agent whose settings folder exists under the home folder, and per project settings file in the "
-      "working folder that registers causegate.\nExit status: 0 every registered hook will run, 1 a registered hook "
+      "One line per agent whose settings folder exists under the home folder, and per project settings file at the git root "
+      "of the working folder that registers causegate.\nExit status: 0 every registered hook will run, 1 a registered hook "
       "will not run (the line says why and how to fix it), 2 a usage error.");
   cmd->callback([&common, home] {
-    const install::Places places = install::PlacesFromEnvironment(*home);
+    install::Places places = install::PlacesFromEnvironment(*home);
+    places.project = install::ProjectRoot(places.project);
     if (places.home.empty()) {
       std::fprintf(stderr, "causegate doctor: HOME is not set; use --home DIR\n");
       common.exit_code = 2;

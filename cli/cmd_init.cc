@@ -3,10 +3,13 @@
 // of them can be made, so a settings file that is not valid JSON stops the
 // command with exit 2 and every file untouched. Prints one line per agent
 // (and, for Codex, one about the hook trust it records in config.toml);
-// --dry-run prints the unified diffs instead of writing.
+// --dry-run prints the unified diffs instead of writing. With --scope
+// project the files go at the git root and the registered command is
+// `causegate` on PATH, so the settings work on every machine that clones it.
 #include <limits.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -24,6 +27,21 @@ std::string SelfPath() {
   return std::string(buf, static_cast<std::size_t>(n));
 }
 
+// The file a bare name runs, as a shell finds it on PATH ("" when none).
+std::string FindOnPath(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path != nullptr ? path : "";
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    const std::size_t colon = std::min(dirs.find(':', start), dirs.size());
+    const std::string dir = colon == start ? "." : dirs.substr(start, colon - start);
+    const std::string file = dir + "/" + name;
+    if (access(file.c_str(), X_OK) == 0) return file;
+    start = colon + 1;
+  }
+  return "";
+}
+
 void AddInitCommand(CLI::App& app, Common& common) {
   auto* cmd = app.add_subcommand("init", "Register causegate as the hook of your agents (Claude Code, Codex, Gemini "
                                          "CLI, Cursor, Copilot CLI) in their settings files");
@@ -33,23 +51,35 @@ void AddInitCommand(CLI::App& app, Common& common) {
     bool dry_run = false;
     bool uninstall = false;
     std::string binary;
+    std::string hook_args;
+    bool has_hook_args = false;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("--agent", args->agent,
                   "claude-code, codex, gemini, cursor, copilot or all (default: every agent whose settings folder "
                   "exists; Claude Code when none does)");
-  cmd->add_option("--scope", args->scope, "user (your home folder) or project (the working folder)")
+  cmd->add_option("--scope", args->scope,
+                  "user (your home folder) or project (the git root of the working folder, for settings kept in git)")
       ->check(CLI::IsMember({"user", "project"}));
   cmd->add_flag("--dry-run", args->dry_run, "Show the change as a unified diff; write nothing");
   cmd->add_flag("--uninstall", args->uninstall, "Remove causegate's hook entries (and nothing else)");
-  cmd->add_option("--binary", args->binary, "Absolute path of the causegate binary to register (default: this one)");
+  cmd->add_option("--binary", args->binary,
+                  "The causegate binary to register: an absolute path, or a bare name found on PATH when the agent "
+                  "runs the hook (default: this binary; with --scope project, `causegate` on PATH)");
+  cmd->add_option("--args", args->hook_args,
+                  "Extra arguments of the registered `causegate hook`, as one shell-quoted string "
+                  "(--args \"--server http://127.0.0.1:8787\"); \"\" removes them. Without it, arguments already "
+                  "registered (added by hand) are kept");
   cmd->footer(
       "Exit status: 0 done (or nothing to change), 2 a settings file cannot be read or is not valid JSON (no file "
-      "is changed), or a usage error.\nEach changed file is kept as FILE.causegate-backup first. For Codex, the "
-      "hook's trust is recorded in ~/.codex/config.toml too (Codex runs only trusted hooks).");
-  cmd->callback([&common, args] {
+      "is changed; the error gives line and column), or a usage error.\nOnly causegate's entries are added or "
+      "removed; the rest of each file stays byte for byte (comments too in Gemini CLI's settings.json, which is "
+      "JSONC). A symbolic link is followed and its target edited. FILE.causegate-backup keeps the file as it was "
+      "before causegate first changed it. For Codex, the hook's trust is recorded in ~/.codex/config.toml too "
+      "(Codex runs only trusted hooks).");
+  cmd->callback([cmd, &common, args] {
     using install::Agent;
-    const install::Places places = install::PlacesFromEnvironment("");
+    install::Places places = install::PlacesFromEnvironment("");
     const install::Scope scope = args->scope == "project" ? install::Scope::kProject : install::Scope::kUser;
     if (scope == install::Scope::kUser && places.home.empty()) {
       std::fprintf(stderr, "causegate init: HOME is not set; use --scope project\n");
@@ -72,17 +102,39 @@ void AddInitCommand(CLI::App& app, Common& common) {
       agents = install::AgentsInUse(scope, places);
       if (agents.empty()) agents.push_back(Agent::kClaudeCode);
     }
-    std::string binary = args->binary.empty() ? SelfPath() : args->binary;
-    if (binary.empty() || binary.front() != '/') {
-      std::fprintf(stderr, "causegate init: --binary must be an absolute path (got \"%s\")\n", binary.c_str());
+    install::HookCommand command;
+    // A project's settings are committed: register the name on PATH, not
+    // this machine's path to the binary.
+    command.binary = !args->binary.empty() ? args->binary : scope == install::Scope::kProject ? "causegate" : SelfPath();
+    const std::string& binary = command.binary;
+    const bool bare = binary.find('/') == std::string::npos;
+    if (binary.empty() || (!bare && binary.front() != '/')) {
+      std::fprintf(stderr,
+                   "causegate init: --binary must be an absolute path or a bare name found on PATH (got \"%s\")\n",
+                   binary.c_str());
       common.exit_code = 2;
       return;
+    }
+    if (cmd->count("--args") > 0) command.extra_args = install::SplitShellWords(args->hook_args);
+    if (scope == install::Scope::kProject) places.project = install::ProjectRoot(places.project);
+    if (!args->uninstall) {
+      const std::string found = bare ? FindOnPath(binary) : binary;
+      if (found.empty() || access(found.c_str(), X_OK) != 0) {
+        std::fprintf(stderr, "causegate init: warning: %s %s; the agent cannot run the hook until it is\n",
+                     binary.c_str(), bare ? "is not on PATH here" : "is not an executable file");
+      }
+      if (!bare && scope == install::Scope::kProject) {
+        std::fprintf(stderr,
+                     "causegate init: warning: a project's settings hold %s, a path of this machine; other "
+                     "machines need causegate there (without --binary, `causegate` on PATH is registered)\n",
+                     binary.c_str());
+      }
     }
     const install::Edit edit = args->uninstall ? install::Edit::kRemove : install::Edit::kAdd;
 
     std::vector<install::AgentChange> changes(agents.size());
     for (std::size_t i = 0; i < agents.size(); ++i) {
-      if (Status s = install::PlanChange(agents[i], scope, edit, binary, places, &changes[i]); !s.ok()) {
+      if (Status s = install::PlanChange(agents[i], scope, edit, command, places, &changes[i]); !s.ok()) {
         std::fprintf(stderr, "causegate init: %s\nNo file was changed.\n", s.message().c_str());
         common.exit_code = 2;
         return;

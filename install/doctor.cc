@@ -49,18 +49,36 @@ bool IsDaemonHook(const HookEntry& e) {
          e.url.compare(e.url.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-void CheckBinaries(const std::vector<const HookEntry*>& ours, DoctorLine* line) {
+// A bare name (`init --scope project` registers `causegate`) is looked up
+// on PATH as the agent's shell would; "" when no folder on it has one.
+std::string OnPath(const std::string& name, const DoctorEnv& env) {
+  const std::string dirs = env.Getenv("PATH").value_or("");
+  for (std::size_t start = 0; start <= dirs.size();) {
+    const std::size_t colon = std::min(dirs.find(':', start), dirs.size());
+    const std::string file = (colon == start ? std::string(".") : dirs.substr(start, colon - start)) + "/" + name;
+    struct stat st {};
+    if (stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(file.c_str(), X_OK) == 0) return file;
+    start = colon + 1;
+  }
+  return "";
+}
+
+void CheckBinaries(const std::vector<const HookEntry*>& ours, const DoctorEnv& env, DoctorLine* line) {
   std::vector<std::string> seen;
   for (const HookEntry* e : ours) {
     if (e->type == "http" || std::find(seen.begin(), seen.end(), e->program) != seen.end()) continue;
     seen.push_back(e->program);
+    const bool bare = !e->program.empty() && e->program.find('/') == std::string::npos;
+    const std::string file = bare ? OnPath(e->program, env) : e->program;
     struct stat st {};
-    if (stat(e->program.c_str(), &st) != 0) {
+    if (bare && file.empty()) {
+      Stop(line, "binary " + e->program + " is not on PATH", "put causegate on PATH, or " + InitFix(line->agent, line->scope));
+    } else if (stat(file.c_str(), &st) != 0) {
       Stop(line, "binary " + e->program + " does not exist", InitFix(line->agent, line->scope));
-    } else if (!S_ISREG(st.st_mode) || access(e->program.c_str(), X_OK) != 0) {
+    } else if (!S_ISREG(st.st_mode) || access(file.c_str(), X_OK) != 0) {
       Stop(line, "binary " + e->program + " is not executable", InitFix(line->agent, line->scope));
     } else {
-      line->checks.push_back("binary " + e->program + " ok");
+      line->checks.push_back("binary " + e->program + (bare ? " (" + file + ") ok" : " ok"));
     }
   }
 }
@@ -233,7 +251,7 @@ DoctorLine Check(Agent agent, Scope scope, const Places& places, DoctorEnv& env)
   for (const std::string& event : HookEvents(agent)) {
     if (std::find(events.begin(), events.end(), event) == events.end()) line.checks.push_back("not on " + event);
   }
-  CheckBinaries(ours, &line);
+  CheckBinaries(ours, env, &line);
   switch (agent) {
     case Agent::kCodex:
       CheckCodex(places, ours, &line);

@@ -15,7 +15,7 @@ std::string Join(const std::vector<std::string>& words) {
 
 }  // namespace
 
-Status PlanChange(Agent agent, Scope scope, Edit edit, const std::string& binary, const Places& places,
+Status PlanChange(Agent agent, Scope scope, Edit edit, const HookCommand& command, const Places& places,
                   AgentChange* out) {
   *out = AgentChange();
   out->agent = agent;
@@ -25,7 +25,7 @@ Status PlanChange(Agent agent, Scope scope, Edit edit, const std::string& binary
   out->scope = scope;
   // Nothing to remove from a file that is not there: after stays "".
   if (edit == Edit::kRemove && !out->before.exists) return Status::Ok();
-  if (Status s = EditSettings(agent, edit, binary, out->before.text, out->before.exists, out->before.has_backup,
+  if (Status s = EditSettings(agent, edit, command, out->before.text, out->before.exists, out->before.has_backup,
                               &out->edit);
       !s.ok()) {
     return s.Within(out->path);
@@ -68,6 +68,7 @@ std::string DescribeChange(const AgentChange& change, bool dry_run) {
   }
   out += Join(parts) + " hook" + (e.added.size() + e.updated.size() + e.removed.size() == 1 ? "" : "s");
   if (e.remove_file) out += dry_run ? "; would delete the file (it held nothing else)" : "; deleted the file (it held nothing else)";
+  if (!change.before.target.empty()) out += " (through the link to " + change.before.target + ")";
   if (!change.backup_path.empty()) out += " (backup: " + change.backup_path + ")";
   if (!change.before.exists && !dry_run) out += " (created)";
   return out;

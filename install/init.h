@@ -36,7 +36,7 @@ struct AgentChange {
 // Reads the agent's settings file for scope and computes the edit.
 // Errors ("PATH: what"): the file cannot be read, is not JSON, or its hooks
 // section has an unexpected shape.
-Status PlanChange(Agent agent, Scope scope, Edit edit, const std::string& binary, const Places& places,
+Status PlanChange(Agent agent, Scope scope, Edit edit, const HookCommand& command, const Places& places,
                   AgentChange* out);
 
 // Writes the planned edit (backup first), then the trust entry. Nothing

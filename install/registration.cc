@@ -1,11 +1,13 @@
-// Merging causegate's registration into an agent's settings file. The file
-// is parsed with nlohmann::ordered_json so keys keep their order, edited
-// in place, and written back with the file's own indentation; only the
-// entries that carry causegate's mark (registration.h) are added,
-// rewritten or removed. Containers that the removal leaves empty (a
-// matcher group, an event list, the hooks object, Cursor's and Copilot's
-// lone "version") go too, so install followed by uninstall gives back the
-// original document.
+// Merging causegate's registration into an agent's settings file. The
+// file is edited as text (install/jsonc_edit.h): its places come from our
+// own parser (JSONC for Gemini CLI), what an entry means from
+// nlohmann::ordered_json reading the same value, and each change is a few
+// bytes inserted or removed, so the rest of the file stays as the user
+// wrote it. Only the entries that carry causegate's mark (registration.h)
+// are added, brought up to date or removed; containers that the removal
+// leaves empty (a matcher group, an event list, the hooks object, Cursor's
+// and Copilot's lone "version") go too, so install followed by uninstall
+// gives back the original bytes.
 // Tests: tests/unit/install/registration_test.cc, tests/e2e/init_files.py.
 #include "install/registration.h"
 
@@ -14,11 +16,11 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
-#include "evidence/json_bounds.h"
-#include "evidence/limits.h"
+#include "install/jsonc_edit.h"
 
 namespace causegate::install {
 namespace {
@@ -34,36 +36,46 @@ Layout LayoutOf(Agent agent) {
   return agent == Agent::kCursor || agent == Agent::kCopilot ? Layout::kFlat : Layout::kGrouped;
 }
 
-std::string HookCommandLine(Agent agent, const std::string& binary) {
-  return ShellQuote(binary) + " hook --agent " + AgentName(agent);
+std::vector<std::string> HookArgs(Agent agent, const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"hook", "--agent", AgentName(agent)};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
 }
 
-Json Handler(Agent agent, const std::string& binary) {
+std::string CommandLine(const std::string& binary, const std::vector<std::string>& args) {
+  std::string out = ShellQuote(binary);
+  for (const std::string& a : args) out += " " + ShellQuote(a);
+  return out;
+}
+
+Json Handler(Agent agent, const HookCommand& command) {
+  const std::vector<std::string> args = HookArgs(agent, command.extra_args.value_or(std::vector<std::string>()));
+  const std::string& binary = command.binary;
   Json h = Json::object();
   switch (agent) {
     case Agent::kClaudeCode:
       h["type"] = "command";
       h["command"] = binary;  // exec form: no shell involved
-      h["args"] = Json::array({"hook", "--agent", AgentName(agent)});
+      h["args"] = args;
       h["timeout"] = 30;
       break;
     case Agent::kCodex:
       h["type"] = "command";
-      h["command"] = HookCommandLine(agent, binary);
+      h["command"] = CommandLine(binary, args);
       h["timeout"] = 30;
       break;
     case Agent::kGemini:
       h["type"] = "command";
-      h["command"] = HookCommandLine(agent, binary);
+      h["command"] = CommandLine(binary, args);
       h["name"] = "causegate";
       h["timeout"] = 30000;  // milliseconds
       break;
     case Agent::kCursor:
-      h["command"] = HookCommandLine(agent, binary);
+      h["command"] = CommandLine(binary, args);
       break;
     case Agent::kCopilot:
       h["type"] = "command";
-      h["bash"] = HookCommandLine(agent, binary);
+      h["bash"] = CommandLine(binary, args);
       h["timeoutSec"] = 30;
       break;
   }
@@ -126,86 +138,40 @@ bool IsOurs(const Json& handler) {
   return false;
 }
 
-// Finds causegate's handler in an event's list: *group_index (grouped
-// layout) and *handler_index. False when there is none.
-bool FindOurs(const Json& list, Layout layout, std::size_t* group_index, std::size_t* handler_index) {
-  for (std::size_t g = 0; g < list.size(); ++g) {
-    if (layout == Layout::kFlat) {
-      if (IsOurs(list[g])) {
-        *handler_index = g;
-        return true;
-      }
-      continue;
-    }
-    const Json& group = list[g];
-    if (!group.is_object() || !group.contains("hooks") || !group["hooks"].is_array()) continue;
-    for (std::size_t h = 0; h < group["hooks"].size(); ++h) {
-      if (IsOurs(group["hooks"][h])) {
-        *group_index = g;
-        *handler_index = h;
-        return true;
-      }
-    }
-  }
-  return false;
-}
+// The agents that read their settings file as JSONC: Gemini CLI reads
+// settings.json through strip-json-comments (comments and trailing commas).
+JsonSyntax SyntaxOf(Agent agent) { return agent == Agent::kGemini ? JsonSyntax::kJsonc : JsonSyntax::kStrict; }
 
-void AddEvent(Json* list, Layout layout, const Json& handler, const std::string& event, EditResult* out) {
-  std::size_t g = 0;
-  std::size_t h = 0;
-  if (FindOurs(*list, layout, &g, &h)) {
-    Json& existing = layout == Layout::kFlat ? (*list)[h] : (*list)[g]["hooks"][h];
-    if (existing != handler) {
-      existing = handler;
-      out->updated.push_back(event);
-    }
-    return;
-  }
-  if (layout == Layout::kFlat) {
-    list->push_back(handler);
-  } else {
-    Json group = Json::object();
-    group["hooks"] = Json::array({handler});
-    list->push_back(std::move(group));
-  }
-  out->added.push_back(event);
-}
+bool Blank(const std::string& text) { return text.find_first_not_of(" \t\r\n") == std::string::npos; }
 
-void RemoveEvent(Json* list, Layout layout, const std::string& event, EditResult* out) {
-  bool removed = false;
-  if (layout == Layout::kFlat) {
-    for (std::size_t i = list->size(); i-- > 0;) {
-      if (IsOurs((*list)[i])) {
-        list->erase(i);
-        removed = true;
-      }
-    }
-  } else {
-    for (std::size_t g = list->size(); g-- > 0;) {
-      Json& group = (*list)[g];
-      if (!group.is_object() || !group.contains("hooks") || !group["hooks"].is_array()) continue;
-      Json& handlers = group["hooks"];
-      const std::size_t before = handlers.size();
-      for (std::size_t h = handlers.size(); h-- > 0;) {
-        if (IsOurs(handlers[h])) handlers.erase(h);
-      }
-      if (handlers.size() == before) continue;
-      removed = true;
-      if (handlers.empty()) list->erase(g);
-    }
-  }
-  if (removed) out->removed.push_back(event);
-}
-
-// A settings document: blank text is an empty object.
-Status ParseDocument(const std::string& text, Json* doc) {
-  *doc = Json::object();
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return Status::Ok();
-  if (!evidence::JsonDepthWithin(text, limits::kMaxJsonDepth)) return Status::Error("JSON nested too deep");
-  *doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc->is_discarded()) return Status::Error("not valid JSON (comments are not allowed either)");
-  if (!doc->is_object()) return Status::Error("not a JSON object");
+// A settings document (blank text is an empty object), with the places of
+// its values for editing.
+Status ParseText(Agent agent, const std::string& text, JsoncDocument* doc) {
+  if (Status s = JsoncDocument::Parse(Blank(text) ? "{}" : text, SyntaxOf(agent), doc); !s.ok()) return s;
+  if (!doc->root().is_object()) return Status::Error("not a JSON object");
   return Status::Ok();
+}
+
+// The value of node as a JSON library reads it.
+Json ValueOf(const JsoncDocument& doc, const JsonNode& node) {
+  return Json::parse(doc.strict_text().substr(node.start, node.end - node.start), nullptr,
+                     /*allow_exceptions=*/false);
+}
+
+Status ParseDocument(Agent agent, const std::string& text, Json* out) {
+  JsoncDocument doc;
+  if (Status s = ParseText(agent, text, &doc); !s.ok()) return s;
+  *out = ValueOf(doc, doc.root());
+  if (out->is_discarded()) return Status::Error("not valid JSON");
+  return Status::Ok();
+}
+
+// A value to insert: the parse of its compact dump.
+JsonNode NodeOf(const Json& value) {
+  JsoncDocument doc;
+  const Status s = JsoncDocument::Parse(value.dump(-1, ' ', /*ensure_ascii=*/false, Json::error_handler_t::replace),
+                                        JsonSyntax::kStrict, &doc);
+  return s.ok() ? doc.root() : JsonNode();
 }
 
 // The variables a header value names, $VAR or ${VAR}, as Claude Code
@@ -269,17 +235,199 @@ HookEntry Describe(const std::string& event, std::size_t group, std::size_t inde
   return e;
 }
 
-// The indentation of text: the white space starting its first indented line.
-std::pair<char, int> DetectIndent(const std::string& text) {
-  for (std::size_t i = text.find('\n'); i != std::string::npos; i = text.find('\n', i + 1)) {
-    std::size_t j = i + 1;
-    while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
-    if (j == i + 1 || j >= text.size() || text[j] == '\n' || text[j] == '\r') continue;
-    const char c = text[i + 1];
-    return {c, static_cast<int>(j - i - 1)};
+// The arguments after `hook` that are not `--agent NAME`: flags the user
+// added by hand (or with init --args), kept on a re-run.
+std::vector<std::string> ExtraWords(const std::vector<std::string>& after_hook) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < after_hook.size(); ++i) {
+    if (after_hook[i] == "--agent") {
+      ++i;
+    } else if (after_hook[i].rfind("--agent=", 0) != 0) {
+      out.push_back(after_hook[i]);
+    }
   }
-  return {' ', 2};
+  return out;
 }
+
+std::size_t IndexIn(const JsonNode& container, const JsonNode* child) {
+  return static_cast<std::size_t>(child - container.children.data());
+}
+
+// Edits one settings text step by step, each step on a fresh parse of the
+// text the last one left, so every edit is computed on the places as they
+// are (settings files are small; a step costs one parse).
+class SettingsEditor {
+ public:
+  explicit SettingsEditor(Agent agent) : agent_(agent), layout_(LayoutOf(agent)) {}
+
+  // Errors: not JSON (with line and column), not an object, a hooks
+  // section of another shape. Nothing is edited then.
+  Status Start(const std::string& before) {
+    if (Status s = ParseText(agent_, before, &doc_); !s.ok()) return s;
+    text_ = doc_.text();
+    const JsonNode* hooks = doc_.root().Find("hooks");
+    if (hooks == nullptr) return Status::Ok();
+    if (!hooks->is_object()) return Status::Error("\"hooks\" is not an object");
+    for (const std::string& event : HookEvents(agent_)) {
+      const JsonNode* list = hooks->Find(event);
+      if (list != nullptr && !list->is_array()) return Status::Error("\"hooks\"." + event + " is not a list");
+    }
+    return Status::Ok();
+  }
+
+  const std::string& text() const { return text_; }
+  const JsonNode& root() const { return doc_.root(); }
+
+  void Add(const HookCommand& command, EditResult* out) {
+    const Json handler = Handler(agent_, command);
+    if (layout_ == Layout::kFlat && root().children.empty()) Apply(AppendItems(doc_, root(), {{"version", NodeOf(1)}}));
+    if (root().Find("hooks") == nullptr) {
+      Json all = Json::object();
+      for (const std::string& event : HookEvents(agent_)) {
+        all[event] = Json::array({Entry(handler)});
+        out->added.push_back(event);
+      }
+      Apply(AppendItems(doc_, root(), {{"hooks", NodeOf(all)}}));
+      return;
+    }
+    std::vector<NewItem> missing;
+    for (const std::string& event : HookEvents(agent_)) {
+      const JsonNode* list = root().Find("hooks")->Find(event);
+      if (list == nullptr) {
+        missing.push_back({event, NodeOf(Json::array({Entry(handler)}))});
+        out->added.push_back(event);
+      } else if (const JsonNode* ours = FindOurs(*list); ours != nullptr) {
+        std::vector<TextEdit> edits = Update(*ours, command);
+        if (!edits.empty()) out->updated.push_back(event);
+        Apply(std::move(edits));
+      } else {
+        Apply(AppendItems(doc_, *list, {{"", NodeOf(Entry(handler))}}));
+        out->added.push_back(event);
+      }
+    }
+    if (!missing.empty()) Apply(AppendItems(doc_, *root().Find("hooks"), missing));
+  }
+
+  // Removes each of causegate's handlers, with the group, event list and
+  // hooks object it leaves empty (and Cursor's and Copilot's lone version).
+  void Remove(EditResult* out) {
+    while (RemoveOne(out)) {
+    }
+    if (out->removed.empty()) return;
+    if (const JsonNode* hooks = root().Find("hooks"); hooks != nullptr && hooks->children.empty()) {
+      Apply(RemoveItem(doc_, root(), IndexIn(root(), hooks)));
+    }
+    if (layout_ == Layout::kFlat && root().children.size() == 1 && root().children[0].key == "version" &&
+        root().children[0].raw == "1") {
+      Apply(RemoveItem(doc_, root(), 0));
+    }
+  }
+
+ private:
+  Json Entry(const Json& handler) const {
+    if (layout_ == Layout::kFlat) return handler;
+    Json group = Json::object();
+    group["hooks"] = Json::array({handler});
+    return group;
+  }
+
+  void Apply(std::vector<TextEdit> edits) {
+    if (edits.empty()) return;
+    text_ = ApplyEdits(text_, std::move(edits));
+    // The editor writes only JSON it parses back; a failure here would be a
+    // bug, and the text is then left as the last good step made it.
+    JsoncDocument next;
+    if (JsoncDocument::Parse(text_, doc_.syntax(), &next).ok()) doc_ = std::move(next);
+  }
+
+  bool IsOursNode(const JsonNode& handler) const { return IsOurs(ValueOf(doc_, handler)); }
+
+  // causegate's handler in an event's list, or nullptr.
+  const JsonNode* FindOurs(const JsonNode& list) const {
+    for (const JsonNode& entry : list.children) {
+      if (layout_ == Layout::kFlat) {
+        if (IsOursNode(entry)) return &entry;
+        continue;
+      }
+      const JsonNode* handlers = entry.is_object() ? entry.Find("hooks") : nullptr;
+      if (handlers == nullptr || !handlers->is_array()) continue;
+      for (const JsonNode& h : handlers->children) {
+        if (IsOursNode(h)) return &h;
+      }
+    }
+    return nullptr;
+  }
+
+  // The edits that bring causegate's handler to command: the program and
+  // `hook --agent NAME`, then the extra arguments (command's, or else the
+  // ones already there). Every other field is the user's and stays.
+  std::vector<TextEdit> Update(const JsonNode& handler, const HookCommand& command) const {
+    const JsonNode* program = handler.Find("command");
+    const JsonNode* args = handler.Find("args");
+    if (program != nullptr && program->kind == JsonNode::Kind::kString && args != nullptr && args->is_array()) {
+      std::vector<std::string> words;
+      for (const JsonNode& a : args->children) words.push_back(a.kind == JsonNode::Kind::kString ? a.value : a.raw);
+      const std::vector<std::string> want = HookArgs(
+          agent_, command.extra_args.value_or(ExtraWords(std::vector<std::string>(words.begin() + 1, words.end()))));
+      std::vector<TextEdit> edits;
+      if (program->value != command.binary) edits = ReplaceValue(doc_, *program, NodeOf(command.binary));
+      if (words != want) {
+        for (TextEdit& e : ReplaceValue(doc_, *args, NodeOf(want))) edits.push_back(std::move(e));
+      }
+      return edits;
+    }
+    for (const char* field : {"command", "bash"}) {
+      const JsonNode* line = handler.Find(field);
+      if (line == nullptr || line->kind != JsonNode::Kind::kString) continue;
+      std::vector<std::string> words = ShellWords(line->value, static_cast<std::size_t>(-1));
+      if (words.size() < 2 || !IsCausegateBinary(words[0]) || words[1] != "hook") continue;
+      const std::string want = CommandLine(
+          command.binary,
+          HookArgs(agent_, command.extra_args.value_or(ExtraWords(std::vector<std::string>(words.begin() + 2, words.end())))));
+      if (line->value == want) return {};
+      return ReplaceValue(doc_, *line, NodeOf(want));
+    }
+    return {};
+  }
+
+  bool RemoveOne(EditResult* out) {
+    const JsonNode* hooks = root().Find("hooks");
+    if (hooks == nullptr || !hooks->is_object()) return false;
+    for (const std::string& event : HookEvents(agent_)) {
+      const JsonNode* list = hooks->Find(event);
+      if (list == nullptr || !list->is_array()) continue;
+      const JsonNode* ours = FindOurs(*list);
+      if (ours == nullptr) continue;
+      if (out->removed.empty() || out->removed.back() != event) out->removed.push_back(event);
+      // The outermost container that would be left empty goes with it.
+      const JsonNode* group = nullptr;
+      const JsonNode* handlers = list;
+      if (layout_ == Layout::kGrouped) {
+        for (const JsonNode& g : list->children) {
+          const JsonNode* h = g.is_object() ? g.Find("hooks") : nullptr;
+          if (h != nullptr && ours >= h->children.data() && ours < h->children.data() + h->children.size()) {
+            group = &g;
+            handlers = h;
+          }
+        }
+      }
+      if (handlers->children.size() > 1) {
+        Apply(RemoveItem(doc_, *handlers, IndexIn(*handlers, ours)));
+      } else if (group != nullptr && list->children.size() > 1) {
+        Apply(RemoveItem(doc_, *list, IndexIn(*list, group)));
+      } else {
+        Apply(RemoveItem(doc_, *hooks, IndexIn(*hooks, list)));
+      }
+      return true;
+    }
+    return false;
+  }
+
+  Agent agent_;
+  Layout layout_;
+  JsoncDocument doc_;
+  std::string text_;
+};
 
 }  // namespace
 
@@ -358,7 +506,7 @@ std::vector<std::string> HookEvents(Agent agent) {
 Status ListHooks(Agent agent, const std::string& text, std::vector<HookEntry>* out) {
   out->clear();
   Json doc;
-  if (Status s = ParseDocument(text, &doc); !s.ok()) return s;
+  if (Status s = ParseDocument(agent, text, &doc); !s.ok()) return s;
   if (!doc.contains("hooks")) return Status::Ok();
   if (!doc["hooks"].is_object()) return Status::Error("\"hooks\" is not an object");
   const Json& hooks = doc["hooks"];
@@ -379,6 +527,19 @@ Status ListHooks(Agent agent, const std::string& text, std::vector<HookEntry>* o
   return Status::Ok();
 }
 
+std::vector<std::string> SplitShellWords(std::string_view line) {
+  return ShellWords(line, static_cast<std::size_t>(-1));
+}
+
+std::string ProjectRoot(const std::string& folder) {
+  std::error_code ec;
+  for (std::filesystem::path p = folder; !p.empty(); p = p.parent_path()) {
+    if (std::filesystem::exists(p / ".git", ec)) return p.string();
+    if (p == p.root_path()) break;
+  }
+  return folder;
+}
+
 std::string ShellQuote(std::string_view word) {
   bool plain = !word.empty();
   for (const char c : word) {
@@ -397,49 +558,26 @@ std::string ShellQuote(std::string_view word) {
   return out + "'";
 }
 
-Status EditSettings(Agent agent, Edit edit, const std::string& binary, const std::string& before, bool exists,
+Status EditSettings(Agent agent, Edit edit, const HookCommand& command, const std::string& before, bool exists,
                     bool had_backup, EditResult* out) {
   *out = EditResult();
-  const bool blank = before.find_first_not_of(" \t\r\n") == std::string::npos;
-  Json doc = Json::object();
-  if (Status s = ParseDocument(before, &doc); !s.ok()) return s;
-  const Layout layout = LayoutOf(agent);
-  if (edit == Edit::kAdd && doc.empty() && layout == Layout::kFlat) doc["version"] = 1;
-  if (doc.contains("hooks") && !doc["hooks"].is_object()) return Status::Error("\"hooks\" is not an object");
-  if (edit == Edit::kAdd && !doc.contains("hooks")) doc["hooks"] = Json::object();
-
-  const Json handler = Handler(agent, binary);
-  for (const std::string& event : HookEvents(agent)) {
-    if (!doc.contains("hooks")) break;
-    Json& hooks = doc["hooks"];
-    if (hooks.contains(event) && !hooks[event].is_array()) {
-      return Status::Error("\"hooks\"." + event + " is not a list");
-    }
-    if (edit == Edit::kAdd) {
-      if (!hooks.contains(event)) hooks[event] = Json::array();
-      AddEvent(&hooks[event], layout, handler, event, out);
-    } else if (hooks.contains(event)) {
-      RemoveEvent(&hooks[event], layout, event, out);
-      if (hooks[event].empty() && !out->removed.empty() && out->removed.back() == event) hooks.erase(event);
-    }
-  }
-  if (edit == Edit::kRemove && !out->removed.empty()) {
-    if (doc.contains("hooks") && doc["hooks"].empty()) doc.erase("hooks");
-    if (layout == Layout::kFlat && doc.size() == 1 && doc.contains("version") && doc["version"] == 1) {
-      doc.erase("version");
-    }
-    if (doc.empty() && exists && !had_backup) {
-      out->remove_file = true;  // causegate created this file; nothing else is in it
-      return Status::Ok();
-    }
+  SettingsEditor editor(agent);
+  if (Status s = editor.Start(before); !s.ok()) return s;
+  if (edit == Edit::kAdd) {
+    editor.Add(command, out);
+  } else {
+    editor.Remove(out);
   }
   if (out->added.empty() && out->updated.empty() && out->removed.empty()) {
     out->after = before;  // unchanged, byte for byte
     return Status::Ok();
   }
-  const auto [indent_char, indent] = DetectIndent(before);
-  out->after = doc.dump(indent, indent_char, /*ensure_ascii=*/false, Json::error_handler_t::replace);
-  if (blank || before.back() == '\n') out->after.push_back('\n');
+  if (edit == Edit::kRemove && editor.root().children.empty() && exists && !had_backup) {
+    out->remove_file = true;  // causegate created this file; nothing else is in it
+    return Status::Ok();
+  }
+  out->after = editor.text();
+  if (Blank(before)) out->after += "\n";
   return Status::Ok();
 }
 

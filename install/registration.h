@@ -49,6 +49,11 @@ struct Places {
 // CODEX_HOME, and the working folder.
 Places PlacesFromEnvironment(const std::string& home_override);
 
+// The git root of folder: the nearest folder from it upwards that holds
+// .git (a folder, or a file in a worktree); folder itself when none does.
+// Project settings go there, where the agents look for them.
+std::string ProjectRoot(const std::string& folder);
+
 // The settings file that holds the agent's hooks for scope.
 std::string SettingsPath(Agent agent, Scope scope, const Places& places);
 // The folder whose presence shows the agent is in use (init with no --agent).
@@ -61,22 +66,36 @@ enum class Edit { kAdd, kRemove };
 struct EditResult {
   std::string after;                 // the new file text ("" with remove_file)
   std::vector<std::string> added;    // events that got an entry
-  std::vector<std::string> updated;  // events whose entry was rewritten (other binary path)
+  std::vector<std::string> updated;  // events whose entry was brought up to date (binary path, --args)
   std::vector<std::string> removed;  // events whose entry was removed
   bool remove_file = false;          // nothing but causegate's entries was left
 };
 
+// The hook command init registers.
+struct HookCommand {
+  // The causegate binary: an absolute path, or a bare name found on PATH
+  // when the agent runs the hook ("causegate", for settings in git).
+  std::string binary;
+  // Arguments after `hook --agent NAME` (`init --args`); nullopt keeps the
+  // ones the registered entry already has, so flags added by hand survive.
+  std::optional<std::vector<std::string>> extra_args;
+};
+
 // Applies edit to the settings text `before` (exists: whether the file was
-// there; a missing or empty file is an empty object). binary: the absolute
-// path of the causegate binary to register. Keys keep their order, the
-// indentation of the file is kept (detected from its first indented line;
-// 2 spaces by default), and a final newline is kept as it was.
+// there; a missing or empty file is an empty object). The edit is made in
+// the text (install/jsonc_edit.h): only the bytes of causegate's entries,
+// and the commas and containers they need, are added or removed; the rest
+// of the file stays byte for byte, comments too where the agent reads
+// JSONC (Gemini CLI). An entry of causegate's already there is brought to
+// command field by field: its program and arguments; the user's other
+// fields (a timeout changed by hand) stay.
 // had_backup: a FILE.causegate-backup exists, i.e. the file was there
 // before causegate first touched it; removing every entry then keeps the
 // file (as "{}") instead of deleting it.
-// Errors: `before` is not JSON, or not an object, or a hooks section has
-// an unexpected shape (the file is then left untouched by the caller).
-Status EditSettings(Agent agent, Edit edit, const std::string& binary, const std::string& before, bool exists,
+// Errors: `before` is not JSON ("line L, column C: what"), or not an
+// object, or a hooks section has an unexpected shape (the file is then
+// left untouched by the caller).
+Status EditSettings(Agent agent, Edit edit, const HookCommand& command, const std::string& before, bool exists,
                     bool had_backup, EditResult* out);
 
 // One handler on one of causegate's events in a settings file, as written.
@@ -105,6 +124,10 @@ struct HookEntry {
 // Errors: as EditSettings for text that is not a JSON object or whose
 // hooks section has an unexpected shape.
 Status ListHooks(Agent agent, const std::string& text, std::vector<HookEntry>* out);
+
+// The words of a command line as a POSIX shell splits them (single and
+// double quotes, no expansion): `init --args "--server URL"`.
+std::vector<std::string> SplitShellWords(std::string_view line);
 
 // The words of a shell command line for a registration: word quoted with
 // single quotes when it holds anything but [A-Za-z0-9_./=:-].

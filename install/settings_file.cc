@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -33,11 +34,13 @@ Status WriteFile(const std::string& path, const std::string& text, mode_t mode) 
   return Status::Ok();
 }
 
+// The file as it was before causegate first changed it: written once, never
+// over an existing backup (which may hold the user's original layout).
 Status Backup(const std::string& path, std::string* backup_path) {
   SettingsText current;
   if (Status s = ReadSettings(path, &current); !s.ok()) return s;
   backup_path->clear();
-  if (!current.exists) return Status::Ok();
+  if (!current.exists || current.has_backup) return Status::Ok();
   struct stat st {};
   const mode_t mode = stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0600;
   *backup_path = path + kBackupSuffix;
@@ -50,6 +53,17 @@ Status ReadSettings(const std::string& path, SettingsText* out) {
   *out = SettingsText();
   struct stat st {};
   out->has_backup = stat((path + kBackupSuffix).c_str(), &st) == 0;
+  if (lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    char* real = realpath(path.c_str(), nullptr);
+    if (real == nullptr) {
+      std::error_code ec;
+      const std::string to = std::filesystem::read_symlink(path, ec).string();
+      return Status::Error(path + ": a symbolic link to " + to + ", which cannot be followed (" +
+                           std::strerror(errno) + ")");
+    }
+    out->target = real;
+    std::free(real);
+  }
   if (stat(path.c_str(), &st) != 0) {
     if (errno == ENOENT) return Status::Ok();
     return Errno(path);
@@ -88,13 +102,18 @@ Status WriteSettings(const std::string& path, const std::string& text, std::stri
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   if (ec) return Status::Error(parent.string() + ": " + ec.message());
+  SettingsText current;
+  if (Status s = ReadSettings(path, &current); !s.ok()) return s;
   if (Status s = Backup(path, backup_path); !s.ok()) return s;
+  // A symbolic link (a dotfile kept in another folder) stays a link: the
+  // file it points to is replaced, in its own folder.
+  const std::string file = current.target.empty() ? path : current.target;
   struct stat st {};
-  const mode_t mode = stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
-  const std::string tmp = path + ".causegate-tmp";
+  const mode_t mode = stat(file.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
+  const std::string tmp = file + ".causegate-tmp";
   if (Status s = WriteFile(tmp, text, mode); !s.ok()) return s;
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const Status s = Errno(path);
+  if (std::rename(tmp.c_str(), file.c_str()) != 0) {
+    const Status s = Errno(file);
     std::remove(tmp.c_str());
     return s;
   }

@@ -1,8 +1,11 @@
 // Reading and writing an agent's settings file for `causegate init`:
 // read whole (refusing anything but a regular file), and replaced
-// atomically (a temporary file in the same folder, then rename) after the
-// previous version is kept as FILE.causegate-backup. A file that cannot be
-// read is an error and is never written.
+// atomically (a temporary file in the same folder, then rename). The file
+// as it was before causegate first changed it is kept as
+// FILE.causegate-backup, written once and never over an existing backup,
+// so it never holds a version causegate wrote. A symbolic link is
+// followed: the file it points to is replaced and the link stays. A file
+// that cannot be read is an error and is never written.
 // Tests: tests/unit/install/settings_file_test.cc.
 #pragma once
 
@@ -19,16 +22,20 @@ inline constexpr std::size_t kMaxSettingsBytes = 16u << 20;
 struct SettingsText {
   bool exists = false;      // false: no file at the path (text is "")
   bool has_backup = false;  // PATH.causegate-backup exists
+  std::string target;       // the file a symbolic link at PATH points to ("" when PATH is no link)
   std::string text;
 };
 
-// Errors: the path is a folder or not a regular file, cannot be read
-// (permissions), or is larger than kMaxSettingsBytes.
+// Errors: the path is a folder or not a regular file, a symbolic link
+// that cannot be followed, cannot be read (permissions), or is larger than
+// kMaxSettingsBytes.
 Status ReadSettings(const std::string& path, SettingsText* out);
 
-// Writes text to path: creates missing parent folders, copies the current
-// file (if any) to PATH.causegate-backup first (*backup_path set; "" when
-// there was no file), then replaces the file atomically, keeping its mode.
+// Writes text to path (through a symbolic link to its target): creates
+// missing parent folders, copies the current file to PATH.causegate-backup
+// first when there is a file and no backup yet (*backup_path set; "" when
+// no backup was written now), then replaces the file atomically, keeping
+// its mode.
 Status WriteSettings(const std::string& path, const std::string& text, std::string* backup_path);
 
 // Removes path: for a file causegate created and nothing else was put in

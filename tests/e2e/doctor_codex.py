@@ -49,7 +49,7 @@ def main():
     home = os.path.join(args.work, "home")
     project = os.path.join(args.work, "project")
     os.makedirs(os.path.join(home, ".codex"))
-    os.makedirs(project)
+    os.makedirs(os.path.join(project, ".git"))  # its own git root, not the checkout around the build
     binary = os.path.abspath(args.bin)
     hooks_path = os.path.join(home, ".codex", "hooks.json")
     config_path = os.path.join(home, ".codex", "config.toml")

@@ -50,7 +50,7 @@ class Runner:
         home = os.path.join(self.root, "home%d" % self.n)
         project = os.path.join(self.root, "project%d" % self.n)
         os.makedirs(home)
-        os.makedirs(project)
+        os.makedirs(os.path.join(project, ".git"))  # its own git root: --scope project writes here
         return home, project
 
     def init(self, home, project, *args):
@@ -181,7 +181,8 @@ def main():
         odd = json.dumps(OTHER_HOOKS[agent], separators=(" ,", " :  ")).replace("{", "{ ", 2) + "\n\n"
         results[(agent, "unusual formatting")] = round_trip(r, agent, odd, exact=False)
         refused(r, agent, '{"hooks": {"Stop": [}', invalid_json)
-        refused(r, agent, "// a comment\n{}\n", invalid_json)
+        if agent != "gemini":  # Gemini CLI reads JSONC (tests/e2e/init_corpus.py)
+            refused(r, agent, "// a comment\n{}\n", invalid_json)
         refused(r, agent, "", a_folder)
         if os.geteuid() != 0:  # root reads anything
             refused(r, agent, "{}", no_permission)

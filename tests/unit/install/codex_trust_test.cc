@@ -31,7 +31,7 @@ const std::string kConfig =
 std::string Registered(const std::string& before, const char* binary = "/opt/cg/bin/causegate",
                        Edit edit = Edit::kAdd) {
   EditResult r;
-  REQUIRE(EditSettings(Agent::kCodex, edit, binary, before, true, true, &r).ok());
+  REQUIRE(EditSettings(Agent::kCodex, edit, HookCommand{binary, std::nullopt}, before, true, true, &r).ok());
   return r.remove_file ? "" : r.after;
 }
 

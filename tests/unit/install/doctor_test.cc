@@ -47,7 +47,7 @@ std::string FakeBinary(const evidence::testing::TempDir& dir) {
 
 void Init(Agent agent, const Places& places, const std::string& binary) {
   AgentChange change;
-  REQUIRE(PlanChange(agent, Scope::kUser, Edit::kAdd, binary, places, &change).ok());
+  REQUIRE(PlanChange(agent, Scope::kUser, Edit::kAdd, HookCommand{binary, std::nullopt}, places, &change).ok());
   REQUIRE(ApplyChange(&change).ok());
 }
 
@@ -167,7 +167,7 @@ TEST_CASE("doctor: Gemini CLI in an untrusted folder, Copilot project hooks") {
   CHECK(DoctorExitCode(RunDoctor(places, env)) == 0);
 
   AgentChange change;
-  REQUIRE(PlanChange(Agent::kCopilot, Scope::kProject, Edit::kAdd, binary, places, &change).ok());
+  REQUIRE(PlanChange(Agent::kCopilot, Scope::kProject, Edit::kAdd, HookCommand{binary, std::nullopt}, places, &change).ok());
   REQUIRE(ApplyChange(&change).ok());
   lines = RunDoctor(places, env);
   REQUIRE(lines.size() == 2);

@@ -16,7 +16,7 @@ constexpr const char* kBinary = "/usr/local/bin/causegate";
 EditResult Apply(Agent agent, Edit edit, const std::string& before, bool exists = true, bool backup = true,
                  const char* binary = kBinary) {
   EditResult out;
-  const Status s = EditSettings(agent, edit, binary, before, exists, backup, &out);
+  const Status s = EditSettings(agent, edit, HookCommand{binary, std::nullopt}, before, exists, backup, &out);
   INFO(s.message());
   REQUIRE(s.ok());
   return out;
@@ -163,8 +163,9 @@ TEST_CASE("install: entries that only look like causegate's are left alone") {
 
 TEST_CASE("install: files it cannot read as settings are errors") {
   const std::vector<std::pair<std::string, const char*>> cases = {
-      {"{\"hooks\": ", "not valid JSON"},
-      {"// comment\n{}", "not valid JSON"},
+      {"{\"hooks\": ", "line 1, column 11: expected a JSON value"},
+      {"// comment\n{}", "line 1, column 1: a comment, and this agent reads the file as strict JSON"},
+      {"{\n  \"model\": \"opus\",\n}", "line 2, column 18: a trailing comma"},
       {"[]", "not a JSON object"},
       {R"({"hooks": []})", "\"hooks\" is not an object"},
       {R"({"hooks": {"Stop": {}}})", "is not a list"},
@@ -172,7 +173,7 @@ TEST_CASE("install: files it cannot read as settings are errors") {
   for (const auto& [text, why] : cases) {
     INFO(text);
     EditResult out;
-    CHECK_THAT(EditSettings(Agent::kClaudeCode, Edit::kAdd, kBinary, text, true, true, &out).message(),
+    CHECK_THAT(EditSettings(Agent::kClaudeCode, Edit::kAdd, HookCommand{kBinary, std::nullopt}, text, true, true, &out).message(),
                Catch::Contains(why));
   }
 }
