@@ -7,6 +7,7 @@
 #include <malloc.h>
 #endif
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +23,7 @@
 #include "batch/shard.h"
 #include "cli/commands.h"
 #include "cli/report_args.h"
+#include "cli/shared_options.h"
 #include "gate/configured_rules.h"
 #include "gate/user_config_files.h"
 
@@ -87,6 +89,23 @@ void KeepFreedMemory() {
 #endif
 }
 
+// The temporary file that held stdin is "-" in the reports.
+void NameStdin(const std::string& temp, batch::CheckResults* results) {
+  auto rename = [&temp](std::string* text) {
+    for (std::size_t at = text->find(temp); at != std::string::npos; at = text->find(temp, at + 1)) {
+      text->replace(at, temp.size(), kStdinName);
+    }
+  };
+  for (batch::FileRecord& f : results->files) {
+    rename(&f.path);
+    rename(&f.error);
+  }
+  for (batch::TurnRecord& t : results->turns) {
+    rename(&t.file);
+    rename(&t.json);
+  }
+}
+
 int RunCheck(const CheckArgs& args, const Common& common) {
   batch::Shard shard;
   if (!args.shard.empty()) {
@@ -117,7 +136,22 @@ int RunCheck(const CheckArgs& args, const Common& common) {
     return batch::kExitInputError;
   }
 
-  const batch::Discovery found = batch::DiscoverTranscripts(args.paths);
+  // "-": a transcript on stdin, read into a temporary file and named "-"
+  // in every report.
+  std::vector<std::string> paths = args.paths;
+  StdinTranscript from_stdin;
+  if (std::count(paths.begin(), paths.end(), kStdinName) > 1) {
+    std::fprintf(stderr, "causegate check: - (stdin) given more than once\n");
+    return batch::kExitInputError;
+  }
+  if (auto dash = std::find(paths.begin(), paths.end(), kStdinName); dash != paths.end()) {
+    if (Status s = from_stdin.Read(); !s.ok()) {
+      std::fprintf(stderr, "causegate check: %s\n", s.message().c_str());
+      return batch::kExitInputError;
+    }
+    *dash = from_stdin.path();
+  }
+  const batch::Discovery found = batch::DiscoverTranscripts(paths);
   int input_errors = 0;
   for (const std::string& error : found.errors) {
     std::fprintf(stderr, "causegate check: %s\n", error.c_str());
@@ -138,6 +172,7 @@ int RunCheck(const CheckArgs& args, const Common& common) {
   options.check.loop.max_blocks = args.max_blocks_given ? args.max_blocks : config.max_blocks.value;
   options.progress = !args.report.quiet && isatty(STDERR_FILENO);
   batch::CheckResults results = batch::CheckFiles(files, *rules, options);
+  if (!from_stdin.path().empty()) NameStdin(from_stdin.path(), &results);
   if (!args.baseline.empty() && !ApplyBaselineFile(args.baseline, args.report.quiet, &results)) {
     return batch::kExitInputError;
   }
@@ -155,12 +190,13 @@ void AddCheckCommand(CLI::App& app, Common& common) {
   auto* cmd = app.add_subcommand(
       "check", "Judge every turn of saved transcripts (files, folders, globs) and report for CI");
   auto args = std::make_shared<CheckArgs>();
-  cmd->add_option("paths", args->paths, "Transcript files, folders (every *.jsonl below) or globs")->required();
-  cmd->add_option("-j,--jobs", args->jobs, "Files checked in parallel (default: one per core)")
-      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("paths", args->paths, "Transcript files, folders (every *.jsonl below) or globs; - reads one from stdin")
+      ->required();
+  cmd->add_option("-j,--jobs", args->jobs, "Files checked in parallel (0 to 1024; default 0: one per core)")
+      ->type_name("N")
+      ->check(WholeNumber(0, 1024));
   cmd->add_option("--shard", args->shard, "Check only share I of N of the files, by path hash (e.g. 2/4)");
-  cmd->add_option("--max-blocks", args->max_blocks, "Blocks per turn before the gate lets a turn through")
-      ->check(CLI::PositiveNumber);
+  AddMaxBlocksOption(cmd, &args->max_blocks, "Blocks per turn before the gate lets a turn through");
   cmd->add_option("--baseline", args->baseline,
                   "Known flagged turns (from --write-baseline): reported as known, failing nothing");
   cmd->add_option("--write-baseline", args->write_baseline,

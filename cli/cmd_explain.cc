@@ -2,16 +2,18 @@
 // the way the gate sees it: each prose sentence that matters and why (claim
 // rule, hedge, exemption), each citation and the tool call whose output
 // holds it, each finding, the verdict and the exact reason the agent would
-// get. Colour only on a terminal and without NO_COLOR.
+// get. Colour as --color says (auto: a terminal, without NO_COLOR or TERM=dumb).
 #include <unistd.h>
 
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/shared_options.h"
 #include "cli/text_wrap.h"
 #include "cli/turn_source.h"
 #include "evidence/nearest_lines.h"
@@ -193,12 +195,15 @@ void AddExplainCommand(CLI::App& app, Common& common) {
     int max_blocks = 2;
   };
   auto args = std::make_shared<Args>();
-  cmd->add_option("transcript", args->path, "Claude Code transcript (.jsonl)")->required();
-  cmd->add_option("--turn", args->turn, "Turn number, from 1 (default: the last turn)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("transcript", args->path, "A Claude Code transcript or Codex rollout (.jsonl); - reads it from stdin")
+      ->required();
+  cmd->add_option("--turn", args->turn, "Turn number, from 1 (default: the last turn)")
+      ->type_name("N")
+      ->check(WholeNumber(1, std::numeric_limits<int>::max()));
   cmd->add_flag("--subagent", args->subagent,
                 "The file is a subagent's own transcript (found by itself for Claude Code's agent-*.jsonl)");
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("--max-blocks", args->max_blocks, "Blocks per turn before a turn is let through");
+  AddMaxBlocksOption(cmd, &args->max_blocks, "Blocks per turn before a turn is let through");
   cmd->callback([&common, args] {
     std::shared_ptr<const rules::RuleSet> rules;
     if (Status s = rules::LoadRuleSet(common.rules_dir, &rules); !s.ok()) {
@@ -215,17 +220,30 @@ void AddExplainCommand(CLI::App& app, Common& common) {
         std::printf("verdict: allow (not judged: %.*s)\n", static_cast<int>(reason.size()), reason.data());
       }
     };
-    if (evidence::IsCompactionTranscript(args->path)) {
+    // "-": the transcript on stdin, read from a temporary copy.
+    StdinTranscript from_stdin;
+    std::string path = args->path;
+    if (path == kStdinName) {
+      if (Status s = from_stdin.Read(); !s.ok()) {
+        std::fprintf(stderr, "causegate: %s\n", s.message().c_str());
+        common.exit_code = 2;
+        return;
+      }
+      path = from_stdin.path();
+    }
+    if (evidence::IsCompactionTranscript(path)) {
       not_judged(gate::kCompactionSummaryNote);
       return;
     }
     SelectedTurn selected;
     // A subagent's own file (agent-*.jsonl) is read as one, as check does.
     evidence::TranscriptFormat format = evidence::TranscriptFormat::kUnknown;
-    (void)evidence::DetectTranscriptFormat(args->path, &format);  // SelectTurn reports a bad file
-    const auto kind = args->subagent ? evidence::SessionKind::kSubagent : evidence::SessionKindOf(args->path, format);
-    if (Status s = SelectTurn(args->path, kind, args->turn, &selected); !s.ok()) {
-      std::fprintf(stderr, "causegate: %s\n", s.message().c_str());
+    (void)evidence::DetectTranscriptFormat(path, &format);  // SelectTurn reports a bad file
+    const auto kind = args->subagent ? evidence::SessionKind::kSubagent : evidence::SessionKindOf(path, format);
+    if (Status s = SelectTurn(path, kind, args->turn, &selected); !s.ok()) {
+      std::string message = s.message();
+      if (path != args->path && message.rfind(path, 0) == 0) message = args->path + message.substr(path.size());
+      std::fprintf(stderr, "causegate: %s\n", message.c_str());
       common.exit_code = 2;
       return;
     }
@@ -245,7 +263,7 @@ void AddExplainCommand(CLI::App& app, Common& common) {
       std::printf("%s\n", rules::VerdictToJson(v, *rules, &outcome, 2, /*scored_sentences=*/true).c_str());
     } else {
       Style style;
-      style.on = isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
+      style.on = UseColor(common.color, STDOUT_FILENO);
       std::string text;
       std::string verbatim;
       PrintText(selected, args->path, v, *rules, outcome, prior, style, &text, &verbatim);

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "cli/commands.h"
+#include "cli/shared_options.h"
 #include "hook/hook_command.h"
 
 namespace causegate::cli {
@@ -16,9 +17,8 @@ void AddHookCommand(CLI::App& app, Common& common) {
   cmd->add_option("--agent", *agent,
                   std::string("Agent whose hook protocol to speak: ") + gate::AgentNameList() +
                       " (default auto: detected from the input's fields)");
-  cmd->add_option("--max-blocks", options->gate.loop.max_blocks,
-                  "Blocks per turn before an unproven turn is let through with a warning")
-      ->check(CLI::Range(0, 100));
+  AddMaxBlocksOption(cmd, &options->gate.loop.max_blocks,
+                     "Blocks per turn before an unproven turn is let through with a warning");
   auto guess_fix = std::make_shared<std::string>("warn");
   cmd->add_option("--guess-fix", *guess_fix,
                   "An edit that fixes a merely hedged cause before any probe: warn (systemMessage), block, or off")
@@ -26,8 +26,9 @@ void AddHookCommand(CLI::App& app, Common& common) {
   cmd->add_option("--server", options->daemon.url,
                   "Ask the daemon at URL first (http://127.0.0.1:8787); judge locally if it cannot answer");
   cmd->add_option("--server-timeout-ms", options->daemon.timeout_ms,
-                  "How long to wait for the daemon before judging locally (default 300)")
-      ->check(CLI::Range(1, 60000));
+                  "How long to wait for the daemon before judging locally (1 to 60000, default 300)")
+      ->type_name("MS")
+      ->check(WholeNumber(1, 60000));
   auto token_env = std::make_shared<std::string>("CAUSEGATE_TOKEN");
   cmd->add_option("--server-token-env", *token_env,
                   "Environment variable holding the daemon's bearer token (default CAUSEGATE_TOKEN)");

@@ -16,6 +16,7 @@ namespace causegate::cli {
 
 struct Common {
   std::string rules_dir;  // --rules PATH: extra packs, a pack file or a folder of them
+  std::string color = "auto";  // --color auto|always|never (cli/shared_options.h: UseColor)
   int exit_code = 0;
   std::vector<std::string> argv;  // the command line as given (for forwarding)
 };

@@ -43,7 +43,11 @@ Status Resolve(const ReportArgs& args, Resolved* out) {
 
 void AddReportOptions(CLI::App* cmd, ReportArgs* args) {
   cmd->add_option("--format", args->format, "Report on stdout: " + batch::ReportFormatList() + " (default: text)");
-  cmd->add_option("--output", args->outputs, "Also write a report to a file: FORMAT=FILE (repeatable)");
+  // One value each time, so `--output sarif=x.sarif a.jsonl b.jsonl` leaves
+  // the paths to the command.
+  cmd->add_option("--output", args->outputs, "Also write a report to a file: FORMAT=FILE (repeatable)")
+      ->type_name("FORMAT=FILE")
+      ->allow_extra_args(false);
   cmd->add_option("--max-block-rate", args->max_block_rate,
                   "Exit 0 while at most this share of turns is flagged: 0.05 or 5%");
   cmd->add_flag("--quiet,-q", args->quiet, "No progress line and no summary on stderr");

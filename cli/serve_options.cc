@@ -1,5 +1,7 @@
 #include "cli/serve_options.h"
 
+#include "cli/shared_options.h"
+
 namespace causegate::cli {
 
 CLI::App* AddServeSubcommand(CLI::App& app, ServeArgs* args) {
@@ -15,10 +17,9 @@ CLI::App* AddServeSubcommand(CLI::App& app, ServeArgs* args) {
                   "Environment variable holding the bearer token (default CAUSEGATE_TOKEN)");
   cmd->add_option("--root", args->roots,
                   "Folder transcripts may be read from (repeatable; default: the agents' session folders)");
-  cmd->add_option("--threads", args->threads, "Workers always ready: requests answered at once (default 16)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--threads", args->threads, "Workers always ready: requests answered at once (1 to 1024, default 16)")->type_name("N")->check(WholeNumber(1, 1024));
   cmd->add_option("--port-file", args->port_file, "Write HOST:PORT to FILE once listening");
-  cmd->add_option("--max-blocks", args->max_blocks, "Blocks per turn before an unproven turn is let through")
-      ->check(CLI::Range(0, 100));
+  AddMaxBlocksOption(cmd, &args->max_blocks, "Blocks per turn before an unproven turn is let through");
   cmd->add_option("--agent", args->agent, "Hook protocol to speak on /hook (default auto)");
   return cmd;
 }
