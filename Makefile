@@ -9,7 +9,13 @@ CMAKE_FLAGS ?=
 SANITIZE_BUILD ?= build-sanitize
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps configure build demo test test-agents clean deps-fuzz sanitize fuzz
+# `make dist`: a Release build linked for handing around (CAUSEGATE_PORTABLE:
+# re2 and utf8proc static, the other libraries bundled beside the binary),
+# packed by scripts/dist.sh as DIST_BUILD/dist/causegate-VERSION-linux-ARCH.tar.gz
+# and run in a bare root with only the C library (tests/e2e/dist_bare_root.py).
+DIST_BUILD ?= build-dist
+
+.PHONY: all deps configure build demo test test-agents clean deps-fuzz sanitize fuzz dist
 
 all: build
 
@@ -59,5 +65,12 @@ sanitize: deps-fuzz
 fuzz: deps-fuzz
 	CMAKE_FLAGS="$(CMAKE_FLAGS)" fuzz/run.sh --build $(SANITIZE_BUILD) --seconds $(FUZZ_SECONDS) --jobs $(JOBS)
 
+dist: deps
+	test -f $(DIST_BUILD)/CMakeCache.txt || cmake -S . -B $(DIST_BUILD) -DCMAKE_BUILD_TYPE=Release \
+	  -DCAUSEGATE_PORTABLE=ON -DCAUSEGATE_TESTS=OFF $(CMAKE_FLAGS)
+	cmake --build $(DIST_BUILD) -j $(JOBS)
+	@tarball=$$(scripts/dist.sh $(DIST_BUILD)) && \
+	  python3 tests/e2e/dist_bare_root.py --tarball $$tarball --source . --work $(DIST_BUILD)/bare-root
+
 clean:
-	rm -rf $(BUILD) $(SANITIZE_BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD) $(DIST_BUILD)

@@ -6,7 +6,7 @@ share/causegate/packs (equal to the sources), the man page in
 share/man/man1, and a complete plugin in share/causegate/plugin: its
 manifest, its hooks (Stop and SubagentStop, exec form, through
 ${CLAUDE_PLUGIN_ROOT}/bin/causegate), the debug skill in English and
-Chinese, and the binary in its bin/. Then runs the plugin's Stop hook as
+Chinese, and in its bin/ a relative link to the one stripped bin/causegate. Then runs the plugin's Stop hook as
 Claude Code would, on the bundled blocked example, and expects a block.
 """
 import argparse
@@ -63,6 +63,15 @@ def main():
     need(len(re.findall(r"[\u4e00-\u9fff]", skill)) > 500 and "Smoke-test" in skill, "SKILL.md lacks English or Chinese")
     plugin_binary = os.path.join(plugin, "bin", "causegate")
     need(os.access(plugin_binary, os.X_OK), "plugin/bin/causegate missing")
+    # One binary: the plugin's is a relative link to bin/causegate, and it is stripped.
+    need(os.path.islink(plugin_binary) and not os.path.isabs(os.readlink(plugin_binary))
+         and os.path.realpath(plugin_binary) == os.path.realpath(binary),
+         "plugin/bin/causegate is not a relative link to bin/causegate")
+    for name in ("causegate", "causegate-serve"):
+        kind = subprocess.run(["file", "-b", os.path.join(prefix, "bin", name)], capture_output=True, text=True).stdout
+        need("not stripped" not in kind and "debug_info" not in kind, "bin/%s not stripped: %s" % (name, kind.strip()))
+    for doc in ("LICENSE", "CHANGELOG.md"):
+        need(os.path.isfile(os.path.join(prefix, "share", "doc", "causegate", doc)), "share/doc/causegate/%s missing" % doc)
 
     # The plugin's Stop hook, run as Claude Code runs it.
     handler = hooks["Stop"][0]["hooks"][0]
