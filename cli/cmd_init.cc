@@ -14,6 +14,7 @@
 #include <cstdlib>
 
 #include "cli/commands.h"
+#include "cli/shared_options.h"
 #include "install/init.h"
 #include "install/unified_diff.h"
 
@@ -25,6 +26,26 @@ std::string SelfPath() {
   const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
   if (n <= 0) return "";
   return std::string(buf, static_cast<std::size_t>(n));
+}
+
+// A unified diff with added lines green, removed red and hunk heads cyan.
+std::string Colored(const std::string& diff, bool color) {
+  if (!color) return diff;
+  std::string out;
+  std::size_t start = 0;
+  while (start < diff.size()) {
+    const std::size_t end = std::min(diff.find('\n', start), diff.size());
+    const std::string line = diff.substr(start, end - start);
+    const char* on = line.rfind("+++", 0) == 0 || line.rfind("---", 0) == 0 ? "\033[1m"
+                     : line.rfind("@@", 0) == 0                             ? "\033[36m"
+                     : line.rfind("+", 0) == 0                              ? "\033[32m"
+                     : line.rfind("-", 0) == 0                              ? "\033[31m"
+                                                                            : "";
+    out += *on != '\0' ? on + line + "\033[0m" : line;
+    if (end < diff.size()) out += '\n';
+    start = end + 1;
+  }
+  return out;
 }
 
 // The file a bare name runs, as a shell finds it on PATH ("" when none).
@@ -132,6 +153,7 @@ void AddInitCommand(CLI::App& app, Common& common) {
     }
     const install::Edit edit = args->uninstall ? install::Edit::kRemove : install::Edit::kAdd;
 
+    const bool color = UseColor(common.color, STDOUT_FILENO);
     std::vector<install::AgentChange> changes(agents.size());
     for (std::size_t i = 0; i < agents.size(); ++i) {
       if (Status s = install::PlanChange(agents[i], scope, edit, command, places, &changes[i]); !s.ok()) {
@@ -143,10 +165,12 @@ void AddInitCommand(CLI::App& app, Common& common) {
     for (install::AgentChange& change : changes) {
       if (args->dry_run) {
         const std::string after = change.edit.remove_file ? "" : change.edit.after;
-        std::fputs(install::UnifiedDiff(change.path, change.before.text, after).c_str(), stdout);
+        std::fputs(Colored(install::UnifiedDiff(change.path, change.before.text, after), color).c_str(), stdout);
         if (change.trust.changed()) {
           const std::string trust_after = change.trust.remove_file ? "" : change.trust.after;
-          std::fputs(install::UnifiedDiff(change.trust.path, change.trust.before.text, trust_after).c_str(), stdout);
+          std::fputs(Colored(install::UnifiedDiff(change.trust.path, change.trust.before.text, trust_after), color)
+                         .c_str(),
+                     stdout);
         }
       } else if (Status s = install::ApplyChange(&change); !s.ok()) {
         std::fprintf(stderr, "causegate init: %s\n", s.message().c_str());

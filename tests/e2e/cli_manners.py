@@ -171,6 +171,12 @@ def main():
                               ([], {"CLICOLOR_FORCE": "0"}, False)):
         p = run(["explain", blocked] + argv, extra=extra)
         c.check((ESC in p.stdout) == want, "6. explain %s %r: colour %s" % (" ".join(argv), extra, ESC in p.stdout))
+    home = os.path.join(args.work, "home")
+    os.makedirs(os.path.join(home, ".claude"))
+    for flag, want in (("always", True), ("never", False)):
+        p = run(["init", "--agent", "claude-code", "--dry-run", "--color", flag, "--binary", binary], extra={"HOME": home})
+        c.check(p.returncode == 0 and ("\x1b[32m+" in p.stdout) == want and "+++" in p.stdout,
+                "6. init --dry-run --color %s: %r" % (flag, p.stdout[:120]))
     p = run(["explain", blocked, "--color", "sometimes"])
     c.check(p.returncode == 2 and "--color" in p.stderr, "6. --color sometimes refused: %r" % p.stderr)
 

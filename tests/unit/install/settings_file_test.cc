@@ -37,6 +37,35 @@ TEST_CASE("settings file: read, backed up, replaced") {
   CHECK_FALSE(s.exists);
 }
 
+TEST_CASE("settings file: the backup is written once; a symbolic link is followed") {
+  evidence::testing::TempDir dir;
+  const std::string target = dir.WriteRaw("dotfile-settings.json", "{\"mine\": 1}\n");
+  const std::string link = dir.File("settings.json");
+  REQUIRE(symlink("dotfile-settings.json", link.c_str()) == 0);
+  SettingsText s;
+  REQUIRE(ReadSettings(link, &s).ok());
+  CHECK(s.text == "{\"mine\": 1}\n");
+  CHECK(s.target == target);
+  std::string backup;
+  REQUIRE(WriteSettings(link, "{\"mine\": 1, \"ours\": 2}\n", &backup).ok());
+  CHECK(backup == link + kBackupSuffix);
+  struct stat st {};
+  REQUIRE(lstat(link.c_str(), &st) == 0);
+  CHECK(S_ISLNK(st.st_mode));
+  REQUIRE(ReadSettings(target, &s).ok());
+  CHECK(s.text == "{\"mine\": 1, \"ours\": 2}\n");
+  // A second write keeps the first backup: it holds the user's file, never ours.
+  REQUIRE(WriteSettings(link, "{\"mine\": 1, \"ours\": 3}\n", &backup).ok());
+  CHECK(backup.empty());
+  REQUIRE(ReadSettings(link + kBackupSuffix, &s).ok());
+  CHECK(s.text == "{\"mine\": 1}\n");
+  // A link to nothing is an error, and nothing is written through it.
+  const std::string dangling = dir.File("gone.json");
+  REQUIRE(symlink("nowhere/settings.json", dangling.c_str()) == 0);
+  CHECK_THAT(ReadSettings(dangling, &s).message(), Catch::Contains("a symbolic link to nowhere/settings.json"));
+  CHECK_FALSE(WriteSettings(dangling, "{}\n", &backup).ok());
+}
+
 TEST_CASE("settings file: what cannot be read is an error") {
   evidence::testing::TempDir dir;
   SettingsText s;
