@@ -1,6 +1,7 @@
 #include "install/init.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -20,6 +21,7 @@ Status PlanChange(Agent agent, Scope scope, Edit edit, const HookCommand& comman
   *out = AgentChange();
   out->agent = agent;
   out->path = SettingsPath(agent, scope, places);
+  out->folder = AgentFolder(agent, scope, places);
   if (Status s = ReadSettings(out->path, &out->before); !s.ok()) return s;
   out->kind = edit;
   out->scope = scope;
@@ -45,6 +47,15 @@ Status ApplyChange(AgentChange* change) {
     const Status s = change->edit.remove_file ? RemoveSettings(change->path)
                                               : WriteSettings(change->path, change->edit.after, &change->backup_path);
     if (!s.ok()) return s;
+    if (change->edit.remove_file && change->scope == Scope::kProject) {
+      // rmdir removes only an empty folder; stop at the first that is not.
+      const std::filesystem::path top = change->folder;
+      for (std::filesystem::path p = std::filesystem::path(change->path).parent_path();
+           p.string().size() >= top.string().size() && p.string().compare(0, top.string().size(), top.string()) == 0;
+           p = p.parent_path()) {
+        if (rmdir(p.c_str()) != 0) break;
+      }
+    }
   }
   const TrustChange& trust = change->trust;
   if (!trust.changed()) return Status::Ok();

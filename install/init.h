@@ -20,6 +20,7 @@ struct AgentChange {
   Edit kind = Edit::kAdd;
   Scope scope = Scope::kUser;
   std::string path;
+  std::string folder;  // the agent's folder for scope (AgentFolder)
   SettingsText before;
   EditResult edit;
   std::string backup_path;  // set by ApplyChange when a backup was written
@@ -40,7 +41,8 @@ Status PlanChange(Agent agent, Scope scope, Edit edit, const HookCommand& comman
                   AgentChange* out);
 
 // Writes the planned edit (backup first), then the trust entry. Nothing
-// happens when !changed().
+// happens when !changed(). A project's agent folders that deleting the
+// file causegate created leaves empty (.claude, .github/hooks) go too.
 Status ApplyChange(AgentChange* change);
 
 // One line for people: "claude-code: PATH: added Stop, SubagentStop (backup: ...)".

@@ -312,7 +312,11 @@ def main():
     bare = dict(os.environ, PATH="/usr/bin:/bin")
     p = r.init(home, deep, "--agent", "codex", "--scope", "project", binary=None, env=bare)
     r.check(p.returncode == 0 and "causegate is not on PATH here" in p.stderr, "project scope: no PATH warning: %s" % p.stderr)
-    results.append(("--scope project from src/deep", "git root, `causegate` on PATH, blocks"))
+    p = r.init(home, deep, "--agent", "claude-code", "--scope", "project", "--uninstall", binary=None, env=env)
+    p = r.init(home, deep, "--agent", "codex", "--scope", "project", "--uninstall", binary=None, env=bare)
+    left = sorted(n for n in os.listdir(project) if n != "src")
+    r.check(left == [".git"], "project scope: uninstall left %r" % left)
+    results.append(("--scope project from src/deep", "git root, `causegate` on PATH, blocks; uninstall leaves no folder"))
 
     for name, how in results:
         print("  %-62s %s" % (name, how))
