@@ -277,6 +277,9 @@ class SettingsEditor {
 
   const std::string& text() const { return text_; }
   const JsonNode& root() const { return doc_.root(); }
+  // An error when a step's text did not parse back (a bug in the editor):
+  // the caller then writes nothing.
+  const Status& status() const { return status_; }
 
   void Add(const HookCommand& command, EditResult* out) {
     const Json handler = Handler(agent_, command);
@@ -332,12 +335,16 @@ class SettingsEditor {
   }
 
   void Apply(std::vector<TextEdit> edits) {
-    if (edits.empty()) return;
-    text_ = ApplyEdits(text_, std::move(edits));
-    // The editor writes only JSON it parses back; a failure here would be a
-    // bug, and the text is then left as the last good step made it.
+    if (edits.empty() || !status_.ok()) return;
+    std::string next_text = ApplyEdits(text_, std::move(edits));
     JsoncDocument next;
-    if (JsoncDocument::Parse(text_, doc_.syntax(), &next).ok()) doc_ = std::move(next);
+    if (Status s = JsoncDocument::Parse(next_text, doc_.syntax(), &next); !s.ok()) {
+      status_ = Status::Error("causegate's edit of this file does not parse back (" + s.message() +
+                              "); please report it");
+      return;
+    }
+    text_ = std::move(next_text);
+    doc_ = std::move(next);
   }
 
   bool IsOursNode(const JsonNode& handler) const { return IsOurs(ValueOf(doc_, handler)); }
@@ -427,6 +434,7 @@ class SettingsEditor {
   Layout layout_;
   JsoncDocument doc_;
   std::string text_;
+  Status status_;
 };
 
 }  // namespace
@@ -568,6 +576,7 @@ Status EditSettings(Agent agent, Edit edit, const HookCommand& command, const st
   } else {
     editor.Remove(out);
   }
+  if (!editor.status().ok()) return editor.status();
   if (out->added.empty() && out->updated.empty() && out->removed.empty()) {
     out->after = before;  // unchanged, byte for byte
     return Status::Ok();
