@@ -78,6 +78,59 @@ TEST_CASE("jsonc edit: append laid out as the neighbours, removal gives the byte
   }
 }
 
+// Every container of each document: append, parse back, remove, and the
+// bytes are the original again; and removing any existing item parses.
+void Containers(const JsonNode& node, std::vector<std::vector<std::size_t>>* paths, std::vector<std::size_t> at) {
+  if (node.is_array() || node.is_object()) paths->push_back(at);
+  for (std::size_t k = 0; k < node.children.size(); ++k) {
+    at.push_back(k);
+    Containers(node.children[k], paths, at);
+    at.pop_back();
+  }
+}
+
+const JsonNode& Walk(const JsoncDocument& doc, const std::vector<std::size_t>& path) {
+  const JsonNode* n = &doc.root();
+  for (const std::size_t k : path) n = &n->children[k];
+  return *n;
+}
+
+TEST_CASE("jsonc edit: append then remove in every container gives the bytes back") {
+  const std::vector<std::pair<std::string, JsonSyntax>> docs = {
+      {"{\n  \"a\": [1, 2],\n  \"b\": {\"c\": {}},\n  \"d\": [\n    {\"e\": []}\n  ]\n}\n", JsonSyntax::kStrict},
+      {"{\"a\":[1,{\"b\":[]}],\"c\":{\"d\":null}}", JsonSyntax::kStrict},
+      {"// top\n{\n  \"a\": [ // list\n    1,\n    2, // two\n  ],\n  /* b */ \"b\": {\n    \"c\": true, // on\n  },\n  "
+       "\"e\": {} // empty\n}\n",
+       JsonSyntax::kJsonc},
+      {"{\r\n\t\"a\": [\r\n\t\t1\r\n\t],\r\n\t\"b\": {}\r\n}", JsonSyntax::kStrict},
+  };
+  for (const auto& [text, syntax] : docs) {
+    INFO(text);
+    const JsoncDocument doc = Doc(text, syntax);
+    std::vector<std::vector<std::size_t>> paths;
+    Containers(doc.root(), &paths, {});
+    for (const std::vector<std::size_t>& path : paths) {
+      INFO("container at depth " << path.size());
+      const JsonNode& container = Walk(doc, path);
+      const std::string added = ApplyEdits(text, AppendItems(doc, container, {{"new", Value("{\"x\":[1,2]}")}}));
+      JsoncDocument after;
+      const Status parsed = JsoncDocument::Parse(added, syntax, &after);
+      INFO(added);
+      REQUIRE(parsed.ok());
+      const JsonNode& grown = Walk(after, path);
+      REQUIRE(grown.children.size() == container.children.size() + 1);
+      CHECK(ApplyEdits(added, RemoveItem(after, grown, grown.children.size() - 1)) == text);
+      for (std::size_t k = 0; k < container.children.size(); ++k) {
+        const std::string removed = ApplyEdits(text, RemoveItem(doc, container, k));
+        JsoncDocument smaller;
+        INFO(removed);
+        REQUIRE(JsoncDocument::Parse(removed, syntax, &smaller).ok());
+        CHECK(Walk(smaller, path).children.size() == container.children.size() - 1);
+      }
+    }
+  }
+}
+
 TEST_CASE("jsonc edit: removal of the first or a middle item, compact and pretty") {
   const std::string pretty = "{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": 3\n}";
   JsoncDocument doc = Doc(pretty, JsonSyntax::kStrict);
