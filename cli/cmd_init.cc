@@ -15,7 +15,10 @@
 
 #include "cli/commands.h"
 #include "cli/shared_options.h"
+#include "gate/user_config_files.h"
 #include "install/init.h"
+#include "install/settings_file.h"
+#include "install/user_config_edit.h"
 #include "install/unified_diff.h"
 
 namespace causegate::cli {
@@ -61,6 +64,26 @@ std::string FindOnPath(const std::string& name) {
     start = colon + 1;
   }
   return "";
+// `init --resident`: the user config's edit, planned by the caller.
+void WriteResidentKey(const std::string& path, const install::SettingsText& before, const std::string& after,
+                      bool uninstall, bool dry_run, Common* common) {
+  const char* what = uninstall ? "resident gate: \"resident\" removed from" : "resident gate: on in";
+  if (after == before.text && before.exists) {
+    std::printf("%s %s (unchanged)\n", what, path.c_str());
+    return;
+  }
+  if (dry_run) {
+    std::fputs(install::UnifiedDiff(path, before.text, after).c_str(), stdout);
+    return;
+  }
+  std::string backup;
+  if (Status s = install::WriteSettings(path, after, &backup); !s.ok()) {
+    std::fprintf(stderr, "causegate init: %s\n", s.message().c_str());
+    common->exit_code = 2;
+    return;
+  }
+  std::printf("%s %s%s\n", what, path.c_str(),
+              uninstall ? "" : " (a daemon starts at the next stop; `causegate status` shows it)");
 }
 
 void AddInitCommand(CLI::App& app, Common& common) {
@@ -74,6 +97,7 @@ void AddInitCommand(CLI::App& app, Common& common) {
     std::string binary;
     std::string hook_args;
     bool has_hook_args = false;
+    bool resident = false;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("--agent", args->agent,
@@ -91,6 +115,9 @@ void AddInitCommand(CLI::App& app, Common& common) {
                   "Extra arguments of the registered `causegate hook`, as one shell-quoted string "
                   "(--args \"--server http://127.0.0.1:8787\"); \"\" removes them. Without it, arguments already "
                   "registered (added by hand) are kept");
+  cmd->add_flag("--resident", args->resident,
+                "Also switch the resident gate on in your user config (\"resident\": true: a per-user daemon keeps "
+                "the rules compiled between stops); with --uninstall, remove that key");
   cmd->footer(
       "Exit status: 0 done (or nothing to change), 2 a settings file cannot be read or is not valid JSON (no file "
       "is changed; the error gives line and column), or a usage error.\nOnly causegate's entries are added or "
@@ -162,6 +189,25 @@ void AddInitCommand(CLI::App& app, Common& common) {
         return;
       }
     }
+    // The user config's "resident" key, planned with the rest: a config file
+    // that does not parse stops the command before anything is written.
+    const std::string config_path = args->resident ? gate::UserConfigPath() : "";
+    install::SettingsText config_before;
+    std::string config_after;
+    if (args->resident) {
+      Status s = config_path.empty() ? Status::Error("neither XDG_CONFIG_HOME nor HOME is set")
+                                     : install::ReadSettings(config_path, &config_before);
+      if (s.ok()) {
+        s = install::EditResidentKey(config_path, config_before.text, config_before.exists,
+                                     args->uninstall ? install::ResidentEdit::kRemove : install::ResidentEdit::kOn,
+                                     &config_after);
+      }
+      if (!s.ok()) {
+        std::fprintf(stderr, "causegate init: %s\nNo file was changed.\n", s.message().c_str());
+        common.exit_code = 2;
+        return;
+      }
+    }
     for (install::AgentChange& change : changes) {
       if (args->dry_run) {
         const std::string after = change.edit.remove_file ? "" : change.edit.after;
@@ -181,6 +227,7 @@ void AddInitCommand(CLI::App& app, Common& common) {
       const std::string trust = install::DescribeTrust(change, args->dry_run);
       if (!trust.empty()) std::printf("%s\n", trust.c_str());
     }
+    if (args->resident) WriteResidentKey(config_path, config_before, config_after, args->uninstall, args->dry_run, &common);
   });
 }
 

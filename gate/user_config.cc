@@ -113,7 +113,21 @@ Status ReadKey(const std::string& key, const Json& value, const std::string& pat
     }
     return Status::Ok();
   }
-  return problems.At(pointer, "unknown key \"" + key + "\" (known: rules, mode, max_blocks, guess_fix, packs, exclude)");
+  if (key == "resident") {
+    if (!value.is_boolean()) return problems.At(pointer, "\"resident\" must be true or false, not " + value.dump());
+    out->resident = value.get<bool>();
+    return Status::Ok();
+  }
+  if (key == "resident_idle_seconds") {
+    if (!value.is_number_integer() || value.get<std::int64_t>() < 1 || value.get<std::int64_t>() > 86400) {
+      return problems.At(pointer, "\"resident_idle_seconds\" must be a whole number from 1 to 86400, not " + value.dump());
+    }
+    out->resident_idle_seconds = value.get<int>();
+    return Status::Ok();
+  }
+  return problems.At(pointer, "unknown key \"" + key +
+                                  "\" (known: rules, mode, max_blocks, guess_fix, packs, exclude, resident, "
+                                  "resident_idle_seconds)");
 }
 
 }  // namespace

@@ -50,6 +50,10 @@ struct ConfigValues {
   std::optional<std::vector<std::string>> packs;    // absolute (relative ones
                                                     // taken from the file's folder)
   std::optional<std::vector<std::string>> exclude;  // globs for `check`
+  // The resident gate (hook/resident.h); read from the user file only: a
+  // background process is the user's choice, not a repository's.
+  std::optional<bool> resident;
+  std::optional<int> resident_idle_seconds;         // 1..86400
 };
 
 struct ConfigFile {

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "hook/resident_wire.h"
+
 namespace causegate::hook {
 namespace {
 
@@ -77,22 +79,22 @@ AgentRun AgentRunOf(const Process& p) {
   return AgentRun::kNone;
 }
 
-bool SameFile(int fd, const std::string& path) {
-  struct stat a {}, b {};
-  return fstat(fd, &a) == 0 && stat(path.c_str(), &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+bool SameFile(const std::string& file_id, const std::string& path) {
+  struct stat b {};
+  return !file_id.empty() && stat(path.c_str(), &b) == 0 &&
+         file_id == std::to_string(static_cast<unsigned long long>(b.st_dev)) + ":" +
+                        std::to_string(static_cast<unsigned long long>(b.st_ino));
 }
 
-}  // namespace
-
-bool WarnHeadlessAgentUser(std::string_view message) {
+// Walks up from pid (the hook's parent) to the agent.
+bool WarnFrom(pid_t pid, const std::string& stderr_id, std::string_view message) {
   Process p;
-  pid_t pid = getppid();
   for (int level = 0; level < kMaxAncestors && pid > 1 && ReadProcess(pid, &p); ++level, pid = p.parent) {
     const AgentRun run = AgentRunOf(p);
     if (run == AgentRun::kNone) continue;
     if (run == AgentRun::kInteractive) return false;
     const std::string target = "/proc/" + std::to_string(p.pid) + "/fd/2";
-    if (SameFile(STDERR_FILENO, target)) return false;  // the agent shows our stderr already
+    if (SameFile(stderr_id, target)) return false;  // the agent shows our stderr already
     // Non-blocking: a full pipe nobody reads must not hold up the stop.
     const int fd = open(target.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) return false;
@@ -103,6 +105,18 @@ bool WarnHeadlessAgentUser(std::string_view message) {
     return wrote;
   }
   return false;
+}
+
+}  // namespace
+
+bool WarnHeadlessAgentUser(std::string_view message) {
+  return WarnFrom(getppid(), FileIdOf(STDERR_FILENO), message);
+}
+
+bool WarnHeadlessAgentUserAbove(pid_t client, const std::string& stderr_id, std::string_view message) {
+  Process p;
+  if (client <= 1 || !ReadProcess(client, &p)) return false;
+  return WarnFrom(p.parent, stderr_id, message);
 }
 
 }  // namespace causegate::hook

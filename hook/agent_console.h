@@ -13,6 +13,9 @@
 // Tests: tests/e2e/hook_agent_console.py and tests/agents.
 #pragma once
 
+#include <sys/types.h>
+
+#include <string>
 #include <string_view>
 
 namespace causegate::hook {
@@ -21,5 +24,10 @@ namespace causegate::hook {
 // process (Codex, Claude Code, Copilot CLI) above this one when that agent
 // runs headless. Returns true when it wrote. Never blocks.
 bool WarnHeadlessAgentUser(std::string_view message);
+
+// The same for the resident daemon on behalf of its client: the agent is
+// looked for above process `client`, and "our stderr" is the client's,
+// stderr_id its "DEV:INO" (hook/resident_wire.h; "" when unknown).
+bool WarnHeadlessAgentUserAbove(pid_t client, const std::string& stderr_id, std::string_view message);
 
 }  // namespace causegate::hook

@@ -9,6 +9,7 @@
 #include "evidence/limits.h"
 #include "hook/agent_console.h"
 #include "hook/peak_rss.h"
+#include "hook/resident.h"
 #include "hook/stdin_reader.h"
 
 namespace causegate::hook {
@@ -38,14 +39,20 @@ std::string LetThroughWarningIn(const std::string& answer) {
   return it != doc.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
+// The rule set of a stop whose config files do not decide it: the default
+// packs and --rules, or none for observe-only events and config files (the
+// turn's config compiles what it asks for).
+CachedRules FrontEndRules(const HookCommandOptions& options, bool compile_none) {
+  CachedRules out;
+  out.status = compile_none ? rules::RuleSet::Compile({}, &out.rules)
+                            : rules::LoadRuleSet(options.rules_dir, CompileFor(options.rules_dir), &out.rules);
+  return out;
+}
+
 }  // namespace
 
-int RunHookCommand(const HookCommandOptions& options) {
-  std::string input;
-  if (Status s = ReadBounded(stdin, limits::kMaxHookInputBytes, &input); !s.ok()) {
-    spdlog::warn("allowed without judging (fail-open): {}", s.message());
-    return 0;
-  }
+HookAnswer JudgeHookInput(const HookCommandOptions& options, const std::string& input) {
+  HookAnswer answer;
   const bool observe_only = gate::IsObserveOnlyInput(input, options.agent);
   gate::GateOptions gate_options = options.gate;
   bool config_files = false;
@@ -54,7 +61,8 @@ int RunHookCommand(const HookCommandOptions& options) {
     // not parse fails open in RunGate as before.
     gate::HookRequest request;
     if (gate::ParseHookInput(input, options.agent, &request).ok()) {
-      HookConfig config = LoadHookConfig(request.cwd, options.rules_dir, options.flags, options.gate.loop);
+      HookConfig config =
+          LoadHookConfig(request.cwd, options.rules_dir, options.flags, options.gate.loop, options.cache);
       config_files = !config.loaded.files.empty();
       gate_options.configure = std::move(config.configure);
     }
@@ -64,44 +72,41 @@ int RunHookCommand(const HookCommandOptions& options) {
   if (!options.daemon.url.empty() && config_files) {
     spdlog::debug("config files for this folder: judging locally, not with the daemon");
   } else if (!options.daemon.url.empty()) {
-    std::string answer;
-    const Status asked = AskDaemon(options.daemon, input, &answer);
-    if (asked.ok()) {
-      std::fwrite(answer.data(), 1, answer.size(), stdout);  // already the hook's exact stdout
-      std::fflush(stdout);
-      if (const std::string warning = LetThroughWarningIn(answer); !warning.empty()) {
-        WarnHeadlessAgentUser(warning);
-      }
-      return 0;
+    const Status asked = AskDaemon(options.daemon, input, &answer.out);
+    if (asked.ok()) {  // already the hook's exact stdout
+      answer.headless_warning = LetThroughWarningIn(answer.out);
+      return answer;
     }
+    answer.out.clear();
     spdlog::warn("{}; judging locally", asked.message());
   }
-  std::shared_ptr<const rules::RuleSet> rules;
   const auto load_start = std::chrono::steady_clock::now();
   // Observe-only events (Cursor, Copilot) judge nothing: no packs to compile;
   // with config files, the turn's config compiles the packs it asks for.
-  if (Status s = observe_only || config_files ? rules::RuleSet::Compile({}, &rules)
-                                                                : rules::LoadRuleSet(options.rules_dir, CompileFor(options.rules_dir), &rules);
-      !s.ok()) {
+  const bool compile_none = observe_only || config_files;
+  const auto compile = [&] { return FrontEndRules(options, compile_none); };
+  std::shared_ptr<const CachedRules> loaded =
+      options.cache == nullptr
+          ? std::make_shared<const CachedRules>(compile())
+          : options.cache->Get(compile_none ? std::string("none")
+                                            : "front " + PathSignature(options.rules_dir),
+                               compile);
+  if (!loaded->status.ok()) {
     // A broken user pack is loud, but the agent still gets to stop.
-    spdlog::error("allowed without judging (fail-open): rule packs: {}", s.message());
-    return 0;
+    spdlog::error("allowed without judging (fail-open): rule packs: {}", loaded->status.message());
+    return answer;
   }
   const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start).count();
-  const gate::GateResult result = gate::RunGate(input, options.agent, *rules, gate_options);
+  const gate::GateResult result = gate::RunGate(input, options.agent, *loaded->rules, gate_options);
   if (!result.judged) {
     spdlog::warn("allowed without judging (fail-open): {}", result.fail_open_reason);
-    return 0;
+    return answer;
   }
-  if (!result.output.empty()) {
-    std::fwrite(result.output.data(), 1, result.output.size(), stdout);
-    std::fputc('\n', stdout);
-    std::fflush(stdout);
-  }
-  if (result.skipped_by_config) return 0;  // the configure call said why
+  if (!result.output.empty()) answer.out = result.output + "\n";
+  if (result.skipped_by_config) return answer;  // the configure call said why
   if (!result.not_judged.empty()) {
     spdlog::info("allowed without judging: {}", result.not_judged);
-    return 0;
+    return answer;
   }
   // bench/hook_bench.py reads this line: where a hook call's time goes
   // (judge includes compiling the rule sets the turn needed).
@@ -114,8 +119,26 @@ int RunHookCommand(const HookCommandOptions& options) {
     } else {
       spdlog::warn("turn let through unproven after {} block(s)", result.prior_blocks);
     }
-    WarnHeadlessAgentUser(result.outcome.system_message);
+    answer.headless_warning = result.outcome.system_message;
   }
+  return answer;
+}
+
+int RunHookCommand(const HookCommandOptions& options) {
+  std::string input;
+  if (Status s = ReadBounded(stdin, limits::kMaxHookInputBytes, &input); !s.ok()) {
+    spdlog::warn("allowed without judging (fail-open): {}", s.message());
+    return 0;
+  }
+  ResidentClient resident(options);
+  if (resident.Answered(input)) return 0;
+  const HookAnswer answer = JudgeHookInput(options, input);
+  if (!answer.out.empty()) {
+    std::fwrite(answer.out.data(), 1, answer.out.size(), stdout);
+    std::fflush(stdout);
+  }
+  if (!answer.headless_warning.empty()) WarnHeadlessAgentUser(answer.headless_warning);
+  resident.StartIfWanted();
   return 0;
 }
 

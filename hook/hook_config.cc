@@ -26,8 +26,46 @@ void ApplyFlags(const ConfigFlags& flags, gate::MergedConfig* config) {
 // Rules and packs change the rule set; the other keys only the policy.
 bool ChangesRules(const gate::MergedConfig& config) { return !config.rules.empty() || !config.packs.value.empty(); }
 
+// The rule set a turn's config asks for, with what compiling it logged.
+CachedRules CompileConfigured(const gate::MergedConfig& config, const std::string& rules_path,
+                              const rules::CompileOptions& options) {
+  CachedRules out;
+  std::vector<std::string> warnings;
+  std::shared_ptr<const rules::RuleSet> compiled;
+  Status s = gate::LoadConfiguredRules(config, rules_path, options, &compiled, &warnings);
+  for (const std::string& warning : warnings) out.logs.emplace_back(CachedRules::Level::kWarn, "config: " + warning);
+  if (!s.ok()) {
+    // A pack of the config that does not load: its error, and the gate on
+    // the defaults rather than off.
+    out.logs.emplace_back(CachedRules::Level::kError,
+                          "config: rule packs: " + s.message() + "; judging with the default packs");
+    gate::MergedConfig defaults_only = config;
+    defaults_only.packs.value.clear();
+    warnings.clear();
+    s = gate::LoadConfiguredRules(defaults_only, "", options, &compiled, &warnings);
+  }
+  if (s.ok()) out.rules = compiled;
+  out.status = s;
+  return out;
+}
+
+// What CompileConfigured's result depends on: the packs (and their files
+// as they are now), the rule switches with where they were written (the
+// warnings name the place), the options.
+std::string ConfiguredKey(const gate::MergedConfig& config, const std::string& rules_path,
+                          const rules::CompileOptions& options) {
+  std::string key = std::string("config lazy=") + (options.lazy ? "1" : "0") + "\n" + PathSignature(rules_path) + "\n";
+  for (const std::string& pack : config.packs.value) key += PathSignature(pack) + "\n";
+  for (const gate::SourcedRule& rule : config.rules) {
+    key += rule.source + ":" + std::to_string(rule.setting.line) + ":" + std::to_string(rule.setting.column) + " " +
+           rule.setting.pattern + "=" + gate::RuleSwitchName(rule.setting.value) + "\n";
+  }
+  return key;
+}
+
 gate::TurnConfig Settle(const gate::LoadedConfig& loaded, const std::string& rules_path, const ConfigFlags& flags,
-                        const rules::LoopPolicy& base, const gate::HookRequest& request, const evidence::Turn& turn) {
+                        const rules::LoopPolicy& base, RuleCache* cache, const gate::HookRequest& request,
+                        const evidence::Turn& turn) {
   gate::TurnConfig settled;
   if (gate::UserSkipsTurn(request, turn)) {
     spdlog::warn("turn let through unjudged: the user's prompt has {}", gate::kSkipToken);
@@ -56,20 +94,17 @@ gate::TurnConfig Settle(const gate::LoadedConfig& loaded, const std::string& rul
     // The front-end compiled no rules when files were found: they decide them.
     rules::CompileOptions options;
     options.lazy = rules_path.empty() && settled.config.packs.value.empty();
-    std::vector<std::string> warnings;
-    std::shared_ptr<const rules::RuleSet> compiled;
-    Status s = gate::LoadConfiguredRules(settled.config, rules_path, options, &compiled, &warnings);
-    for (const std::string& warning : warnings) spdlog::warn("config: {}", warning);
-    if (!s.ok()) {
-      // A pack of the config that does not load: its error, and the gate on
-      // the defaults rather than off.
-      spdlog::error("config: rule packs: {}; judging with the default packs", s.message());
-      gate::MergedConfig defaults_only = settled.config;
-      defaults_only.packs.value.clear();
-      warnings.clear();
-      s = gate::LoadConfiguredRules(defaults_only, "", options, &compiled, &warnings);
+    const auto compile = [&] { return CompileConfigured(settled.config, rules_path, options); };
+    if (cache == nullptr) {
+      const CachedRules compiled = compile();
+      compiled.Replay();
+      settled.rules = compiled.rules;
+    } else {
+      const std::shared_ptr<const CachedRules> compiled =
+          cache->Get(ConfiguredKey(settled.config, rules_path, options), compile);
+      compiled->Replay();
+      settled.rules = compiled->rules;
     }
-    if (s.ok()) settled.rules = compiled;
   }
   return settled;
 }
@@ -77,15 +112,16 @@ gate::TurnConfig Settle(const gate::LoadedConfig& loaded, const std::string& rul
 }  // namespace
 
 HookConfig LoadHookConfig(const std::string& cwd, const std::string& rules_path, const ConfigFlags& flags,
-                          const rules::LoopPolicy& base) {
+                          const rules::LoopPolicy& base, RuleCache* cache) {
   HookConfig config;
   config.loaded = gate::LoadUserConfig(cwd);
   for (const std::string& error : config.loaded.errors) {
     spdlog::error("config ignored: {} (the defaults and the other config file stay in force)", error);
   }
   const gate::LoadedConfig loaded = config.loaded;
-  config.configure = [loaded, rules_path, flags, base](const gate::HookRequest& request, const evidence::Turn& turn) {
-    return Settle(loaded, rules_path, flags, base, request, turn);
+  config.configure = [loaded, rules_path, flags, base, cache](const gate::HookRequest& request,
+                                                              const evidence::Turn& turn) {
+    return Settle(loaded, rules_path, flags, base, cache, request, turn);
   };
   return config;
 }

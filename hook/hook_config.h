@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gate/gate.h"
+#include "hook/rule_cache.h"
 
 namespace causegate::hook {
 
@@ -28,8 +29,10 @@ struct HookConfig {
 };
 
 // Loads the config files for the cwd of the hook input (errors logged and
-// those files left out). base: the loop policy from the flags.
+// those files left out). base: the loop policy from the flags. cache (may
+// be null) keeps the rule sets the turns' configs compile; it must outlive
+// the configure call.
 HookConfig LoadHookConfig(const std::string& cwd, const std::string& rules_path, const ConfigFlags& flags,
-                          const rules::LoopPolicy& base);
+                          const rules::LoopPolicy& base, RuleCache* cache = nullptr);
 
 }  // namespace causegate::hook

@@ -59,5 +59,15 @@ TEST_CASE("config file: an unknown key and a bad value are errors at their key")
   CHECK(ErrorOf("[1]").find("one JSON object") != std::string::npos);
 }
 
+TEST_CASE("config file: the resident gate's keys") {
+  const ConfigFile file = Parsed("{\"resident\": true, \"resident_idle_seconds\": 5}");
+  CHECK(file.values.resident == true);
+  CHECK(file.values.resident_idle_seconds == 5);
+  CHECK_FALSE(Parsed("{}").values.resident.has_value());
+  CHECK(ErrorOf("{\"resident\": \"yes\"}").rfind("/p/.causegate.json:1:2: \"resident\" must be true or false", 0) == 0);
+  CHECK(ErrorOf("{\"resident_idle_seconds\": 0}").find("from 1 to 86400") != std::string::npos);
+  CHECK(ErrorOf("{\"resident_idle_seconds\": 86401}").find("from 1 to 86400") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace causegate::gate
