@@ -117,7 +117,8 @@ void AddInitCommand(CLI::App& app, Common& common) {
                   "registered (added by hand) are kept");
   cmd->add_flag("--resident", args->resident,
                 "Also switch the resident gate on in your user config (\"resident\": true: a per-user daemon keeps "
-                "the rules compiled between stops); with --uninstall, remove that key");
+                "the rules compiled between stops) and register causegate-hook, its small client, when it is beside "
+                "this binary; with --uninstall, remove that key");
   cmd->footer(
       "Exit status: 0 done (or nothing to change), 2 a settings file cannot be read or is not valid JSON (no file "
       "is changed; the error gives line and column), or a usage error.\nOnly causegate's entries are added or "
@@ -154,6 +155,13 @@ void AddInitCommand(CLI::App& app, Common& common) {
     // A project's settings are committed: register the name on PATH, not
     // this machine's path to the binary.
     command.binary = !args->binary.empty() ? args->binary : scope == install::Scope::kProject ? "causegate" : SelfPath();
+    // With the resident gate, the hook is causegate-hook when it is beside
+    // this binary: a static client that asks the daemon at the cost of a
+    // forward, and runs causegate itself whenever the daemon does not answer.
+    if (args->resident && !args->uninstall && args->binary.empty() && scope == install::Scope::kUser) {
+      const std::string client = command.binary.substr(0, command.binary.rfind('/') + 1) + "causegate-hook";
+      if (access(client.c_str(), X_OK) == 0) command.binary = client;
+    }
     const std::string& binary = command.binary;
     const bool bare = binary.find('/') == std::string::npos;
     if (binary.empty() || (!bare && binary.front() != '/')) {

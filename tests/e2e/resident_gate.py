@@ -48,10 +48,11 @@ class Checks:
 class World:
     """A HOME with its config, state and runtime folders, and the binary."""
 
-    def __init__(self, binary, root):
+    def __init__(self, binary, client, root):
         shutil.rmtree(root, ignore_errors=True)
         self.root = root
         self.bin = binary
+        self.client = client  # what the agent runs: causegate, or causegate-hook
         self.home = os.path.join(root, "home")
         self.config_dir = os.path.join(root, "config")
         self.runtime = os.path.join(root, "run")
@@ -74,12 +75,12 @@ class World:
     def hook(self, payload, extra_env=None, args=(), binary=None, timeout=30):
         env = dict(self.env, **(extra_env or {}))
         start = time.monotonic()
-        p = subprocess.run([binary or self.bin, "hook"] + list(args), input=payload, env=env,
+        p = subprocess.run([binary or self.client, "hook"] + list(args), input=payload, env=env,
                            capture_output=True, timeout=timeout)
         return p.returncode, p.stdout, p.stderr, time.monotonic() - start
 
     def local(self, payload, args=()):
-        return self.hook(payload, {"CAUSEGATE_RESIDENT": "0"}, args)
+        return self.hook(payload, {"CAUSEGATE_RESIDENT": "0"}, args, binary=self.bin)
 
     def status(self, extra=()):
         p = subprocess.run([self.bin, "status"] + list(extra), env=self.env, capture_output=True, text=True,
@@ -228,12 +229,13 @@ def test_switches(c, w, payload):
 
 
 def test_stale(c, w, payload):
-    copy = os.path.join(w.root, "bin", "causegate")
-    os.makedirs(os.path.dirname(copy), exist_ok=True)
-    shutil.copy2(w.bin, copy)
-    serve = os.path.join(os.path.dirname(w.bin), "causegate-serve")
-    if os.path.exists(serve):
-        shutil.copy2(serve, os.path.join(w.root, "bin", "causegate-serve"))
+    folder = os.path.join(w.root, "bin")
+    os.makedirs(folder, exist_ok=True)
+    for name in ("causegate", "causegate-serve", "causegate-hook"):
+        if os.path.exists(os.path.join(os.path.dirname(w.bin), name)):
+            shutil.copy2(os.path.join(os.path.dirname(w.bin), name), os.path.join(folder, name))
+    copy = os.path.join(folder, os.path.basename(w.client))
+    judging = os.path.join(folder, "causegate")  # whose identity the fingerprint holds
     w.stop_daemon()
     w.hook(payload, binary=copy)
     c.check(w.wait_daemon(), "stale: a daemon runs for the copied binary")
@@ -241,8 +243,8 @@ def test_stale(c, w, payload):
     w.hook(payload, binary=copy)
     c.check(w.served() == 1, "stale: it serves the copy")
     # The binary rebuilt in place: same path, another file.
-    os.utime(copy, (time.time() + 10, time.time() + 10))
-    _, want_out, want_err, _ = w.hook(payload, {"CAUSEGATE_RESIDENT": "0"}, binary=copy)
+    os.utime(judging, (time.time() + 10, time.time() + 10))
+    _, want_out, want_err, _ = w.hook(payload, {"CAUSEGATE_RESIDENT": "0"}, binary=judging)
     code, out, err, _ = w.hook(payload, binary=copy)
     c.check(code == 0 and out == want_out and err == want_err,
             "stale: the stop is judged locally, identical (%r)" % err[:200])
@@ -390,6 +392,10 @@ def test_init(c, w):
                        text=True)
     c.check(p.returncode == 0 and json.load(open(w.config)) == {"resident": True},
             "init --resident: writes \"resident\": true (%r)" % p.stdout)
+    settings = open(os.path.join(w.home, ".claude", "settings.json")).read()
+    client = os.path.join(os.path.dirname(w.bin), "causegate-hook")
+    if os.access(client, os.X_OK):
+        c.check(json.dumps(client) in settings, "init --resident: registers causegate-hook (%s)" % settings[:200])
     with open(w.config, "w") as f:
         f.write('{\n    "mode": "warn"\n}\n')
     subprocess.run([w.bin, "init", "--agent", "claude-code", "--resident"], env=env, capture_output=True)
@@ -410,23 +416,29 @@ def test_init(c, w):
     w.write_config({"resident": True})
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--shared", required=True)
-    ap.add_argument("--work", required=True)
-    args = ap.parse_args()
-    c = Checks()
-    w = World(os.path.abspath(args.bin), args.work)
+def test_small_client(c, w):
+    """causegate-hook is causegate for anything but a served hook call."""
+    p = subprocess.run([w.client, "--version"], env=w.env, capture_output=True, text=True)
+    want = subprocess.run([w.bin, "--version"], env=w.env, capture_output=True, text=True)
+    c.check(p.returncode == 0 and p.stdout == want.stdout and p.stdout.startswith("causegate "),
+            "causegate-hook --version runs causegate (%r)" % p.stdout)
+    code, out, err, _ = w.hook(b"", {"CAUSEGATE_RESIDENT": "0"})
+    c.check(code == 0 and out == b"" and b"fail-open" in err, "causegate-hook, empty stdin: fails open (%r)" % err[:120])
+
+
+def run_all(c, binary, client, shared, work, cases):
+    print("--- the agent runs %s" % os.path.basename(client))
+    w = World(binary, client, work)
     examples = example_payloads()
     payload = dict(examples)["export-blocked.payload.json"]
     try:
+        if client != binary:
+            test_small_client(c, w)
         test_off_by_default(c, w, payload)
         test_start_and_serve(c, w, payload)
         compare_all(c, w, examples, "bundled examples")
         compare_all(c, w, examples, "bundled examples, --agent claude-code --max-blocks 1",
                     args=["--agent", "claude-code", "--max-blocks", "1"])
-        cases = case_payloads(args.shared, args.work)
         if cases:
             compare_all(c, w, cases, "labelled cases")
         test_config_files(c, w, examples + cases[:20])
@@ -434,11 +446,31 @@ def main():
         test_stale(c, w, payload)
         test_stopped_daemon(c, w, payload)
         test_folder_permissions(c, w, payload)
-        test_foreign_peer(c, w, payload)
-        test_idle_exit(c, w, payload)
-        test_init(c, w)
+        if client == binary:
+            test_foreign_peer(c, w, payload)
+            test_idle_exit(c, w, payload)
+            test_init(c, w)
     finally:
         w.stop_daemon()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--shared", required=True)
+    ap.add_argument("--work", required=True)
+    args = ap.parse_args()
+    c = Checks()
+    binary = os.path.abspath(args.bin)
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    cases = case_payloads(args.shared, args.work)
+    run_all(c, binary, binary, args.shared, os.path.join(args.work, "causegate"), cases)
+    client = os.path.join(os.path.dirname(binary), "causegate-hook")
+    if os.access(client, os.X_OK):
+        run_all(c, binary, client, args.shared, os.path.join(args.work, "causegate-hook"), cases)
+    else:
+        print("SKIP  causegate-hook: not built beside %s" % binary)
     print("%d failure(s)" % c.failures)
     return 1 if c.failures else 0
 
