@@ -37,6 +37,9 @@ Status ParseHookRequest(const hook::ResidentRequest& request, hook::HookCommandO
   } catch (const CLI::ParseError& e) {
     return Status::Error(std::string("command line: ") + e.what());
   }
+  // The daemon's folder is not the client's: a relative path would name
+  // another file (or none). Such a stop is the client's to judge.
+  if (!rules_dir.empty() && rules_dir[0] != '/') return Status::Error("a relative --rules path");
   SettleHookOptions(*cmd, &args, rules_dir, request.plugin_root, nullptr);
   *out = *args.options;
   return Status::Ok();

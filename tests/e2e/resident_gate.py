@@ -210,6 +210,22 @@ def test_start_and_serve(c, w, payload):
             "status: running, pid, uptime, verdicts (%r)" % text)
 
 
+def test_rules_paths(c, w, payload):
+    """--rules: an absolute path is the daemon's to judge with, a relative one the client's."""
+    packs = os.path.join(REPO, "rules", "packs")
+    for where, rules, cwd in (("absolute", packs, None), ("relative", "packs", os.path.join(REPO, "rules"))):
+        env = dict(w.env)
+        want = subprocess.run([w.bin, "--rules", rules, "hook"], input=payload, capture_output=True, cwd=cwd,
+                              env=dict(env, CAUSEGATE_RESIDENT="0"))
+        before = w.served()
+        got = subprocess.run([w.client, "--rules", rules, "hook"], input=payload, capture_output=True, cwd=cwd,
+                             env=env)
+        c.check(got.returncode == 0 and got.stdout == want.stdout and got.stderr == want.stderr,
+                "--rules %s: identical to local judging (%r)" % (where, got.stderr[:160]))
+        c.check(w.served() - before == (1 if where == "absolute" else 0),
+                "--rules %s: %s" % (where, "the daemon judged it" if where == "absolute" else "judged locally"))
+
+
 def test_switches(c, w, payload):
     before = w.served()
     w.hook(payload, {"CAUSEGATE_RESIDENT": "0"})
@@ -442,6 +458,7 @@ def run_all(c, binary, client, shared, work, cases):
         if cases:
             compare_all(c, w, cases, "labelled cases")
         test_config_files(c, w, examples + cases[:20])
+        test_rules_paths(c, w, payload)
         test_switches(c, w, payload)
         test_stale(c, w, payload)
         test_stopped_daemon(c, w, payload)
