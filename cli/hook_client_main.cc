@@ -128,7 +128,10 @@ int main(int argc, char** argv) {
   if (!ReadInput(&input)) ExecCausegate(causegate, argv);  // causegate reports the unreadable stdin
   std::string folder;
   causegate::hook::ResidentResult result;
-  if (causegate::hook::ResidentFolder(&folder).ok()) {
+  if (input.size() > causegate::limits::kMaxHookInputBytes) {
+    result.reply = ResidentReply::kDeclined;  // causegate fails open on it, as it would have
+    result.why = "hook input over the bound";
+  } else if (causegate::hook::ResidentFolder(&folder).ok()) {
     causegate::hook::ResidentRequest request;
     request.fingerprint = causegate::hook::ResidentFingerprint(CAUSEGATE_VERSION, causegate);
     request.resident = on != nullptr && (std::strcmp(on, "1") == 0) ? "1" : "";

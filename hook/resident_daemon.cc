@@ -35,6 +35,7 @@
 #include <mutex>
 #include <thread>
 
+#include "evidence/limits.h"
 #include "gate/hook_input.h"
 #include "hook/agent_console.h"
 #include "hook/resident.h"
@@ -222,6 +223,10 @@ void Daemon::Answer(int fd, pid_t peer, const ResidentRequest& request) {
   if (request.resident != "1" && !ReadResidentSettings().resident) {
     WriteAll(fd, "declined the user config does not say \"resident\": true\n");
     Exit("the user config does not say \"resident\": true");
+    return;
+  }
+  if (request.input.size() > limits::kMaxHookInputBytes) {  // the hook fails open on it: the client's to say
+    WriteAll(fd, "declined hook input over the bound\n");
     return;
   }
   if (RelativePaths(request.input, hook)) {

@@ -226,6 +226,17 @@ def test_rules_paths(c, w, payload):
                 "--rules %s: %s" % (where, "the daemon judged it" if where == "absolute" else "judged locally"))
 
 
+def test_oversized_input(c, w):
+    """Over the hook's input bound: failed open exactly as locally, never judged by the daemon."""
+    big = b'{"hook_event_name": "Stop", "x": "' + b"a" * (8 << 20) + b'"}'
+    _, want_out, want_err, _ = w.local(big)
+    before = w.served()
+    code, out, err, _ = w.hook(big)
+    c.check(code == 0 and out == want_out == b"" and err == want_err and b"fail-open" in err,
+            "input over 8 MiB: fails open as locally (%r)" % err[:160])
+    c.check(w.served() == before, "input over 8 MiB: not the daemon's")
+
+
 def test_switches(c, w, payload):
     before = w.served()
     w.hook(payload, {"CAUSEGATE_RESIDENT": "0"})
@@ -459,6 +470,7 @@ def run_all(c, binary, client, shared, work, cases):
             compare_all(c, w, cases, "labelled cases")
         test_config_files(c, w, examples + cases[:20])
         test_rules_paths(c, w, payload)
+        test_oversized_input(c, w)
         test_switches(c, w, payload)
         test_stale(c, w, payload)
         test_stopped_daemon(c, w, payload)
