@@ -43,6 +43,7 @@
 #include <utility>
 
 #include "evidence/claude_line.h"
+#include "evidence/fold_cache.h"
 #include "evidence/limits.h"
 #include "evidence/shell_command.h"
 #include "evidence/subagent_transcripts.h"
@@ -186,7 +187,7 @@ void EvidenceIndex::Add(const ToolCall& call, int turns_back, std::size_t index)
   if (!supplied.empty()) supplied_.push_back(Supplied{place, FoldForMatch(supplied)});
   // Past the session-wide bound, later outputs are not kept (not searched).
   if (*evidence_bytes_ < limits::kMaxEvidenceBytes) {
-    folded.output = ScannedText(FoldForMatch(call.output));
+    folded.output = ScannedText(FoldOutput(call.output));
     *evidence_bytes_ += folded.output.text().size();
   }
   calls_.push_back(std::move(folded));

@@ -21,6 +21,7 @@
 #include <mutex>
 #include <thread>
 
+#include "evidence/fold_cache.h"
 #include "gate/hook_input.h"
 #include "server/audit_log.h"
 #include "server/http_server.h"
@@ -164,6 +165,9 @@ Status Serve(const ServerConfig& config) {
   if (Status s = ValidateServerConfig(config, token); !s.ok()) return s;
   gate::Agent agent = gate::Agent::kAuto;
   if (!gate::ParseAgentName(config.agent, &agent)) return Status::Error("agent: unknown \"" + config.agent + "\"");
+
+  // A daemon judges the same sessions' tool output at stop after stop.
+  evidence::EnableFoldCache(evidence::FoldCacheBytesFromEnvironment());
 
   // Before any thread exists, so that every thread inherits the mask.
   sigset_t signals;

@@ -1,0 +1,41 @@
+// Folded tool output kept between stops, for the processes that judge many
+// (`causegate serve`, the resident daemon): a session's stops fold the same
+// tool output again at every stop (the judged turn, and earlier turns read
+// back for citations), and folding was the largest single cost of a
+// daemon's verdict (bench/RESULTS.md). The cache is keyed by the raw text
+// itself (a hash to find it, the whole text compared on a hit), so an
+// entry is exactly FoldForMatch of its text whatever session or offset it
+// came from: no verdict can change. Bounded in bytes (raw plus folded),
+// least recently used first out. Off until a process enables it; the hook
+// process never does (it judges one stop). Thread-safe.
+// Tests: tests/unit/evidence/fold_cache_test.cc.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace causegate::evidence {
+
+// Texts shorter than this are folded each time: cheaper than a look-up.
+inline constexpr std::size_t kMinCachedFoldBytes = 1024;
+
+// Turns the cache on with room for max_bytes (0: off, the default), or
+// changes its bound; entries past it go, least recently used first.
+void EnableFoldCache(std::size_t max_bytes);
+
+// FoldForMatch(raw), from the cache when it is on and raw is long enough.
+std::string FoldOutput(std::string_view raw);
+
+// The bound a daemon enables: CAUSEGATE_FOLD_CACHE_MB (a whole number from
+// 0, off, to 4096) in bytes, else 64 MiB.
+std::size_t FoldCacheBytesFromEnvironment();
+
+struct FoldCacheStats {
+  std::size_t hits = 0;
+  std::size_t misses = 0;
+  std::size_t bytes = 0;
+};
+FoldCacheStats GetFoldCacheStats();
+
+}  // namespace causegate::evidence
