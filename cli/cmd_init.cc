@@ -64,16 +64,18 @@ std::string FindOnPath(const std::string& name) {
     start = colon + 1;
   }
   return "";
+}
+
 // `init --resident`: the user config's edit, planned by the caller.
 void WriteResidentKey(const std::string& path, const install::SettingsText& before, const std::string& after,
-                      bool uninstall, bool dry_run, Common* common) {
+                      bool uninstall, bool dry_run, bool color, Common* common) {
   const char* what = uninstall ? "resident gate: \"resident\" removed from" : "resident gate: on in";
   if (after == before.text && before.exists) {
     std::printf("%s %s (unchanged)\n", what, path.c_str());
     return;
   }
   if (dry_run) {
-    std::fputs(install::UnifiedDiff(path, before.text, after).c_str(), stdout);
+    std::fputs(Colored(install::UnifiedDiff(path, before.text, after), color).c_str(), stdout);
     return;
   }
   std::string backup;
@@ -235,7 +237,9 @@ void AddInitCommand(CLI::App& app, Common& common) {
       const std::string trust = install::DescribeTrust(change, args->dry_run);
       if (!trust.empty()) std::printf("%s\n", trust.c_str());
     }
-    if (args->resident) WriteResidentKey(config_path, config_before, config_after, args->uninstall, args->dry_run, &common);
+    if (args->resident) {
+      WriteResidentKey(config_path, config_before, config_after, args->uninstall, args->dry_run, color, &common);
+    }
   });
 }
 

@@ -434,12 +434,14 @@ def test_init(c, w):
     c.check("unchanged" in p.stdout and open(w.config).read() == text, "init --resident again: unchanged")
     p = subprocess.run([w.bin, "init", "--agent", "claude-code", "--resident", "--uninstall"], env=env,
                        capture_output=True, text=True)
-    c.check(json.load(open(w.config)) == {"mode": "warn"}, "init --uninstall --resident: the key removed")
+    c.check(open(w.config).read() == '{\n    "mode": "warn"\n}\n',
+            "init --uninstall --resident: the key removed, the file's bytes as they were")
     with open(w.config, "w") as f:
         f.write("{ not json")
     p = subprocess.run([w.bin, "init", "--agent", "claude-code", "--resident"], env=env, capture_output=True,
                        text=True)
-    c.check(p.returncode == 2 and "not valid JSON" in p.stderr, "init --resident on a broken config: exit 2")
+    c.check(p.returncode == 2 and "line 1, column" in p.stderr and open(w.config).read() == "{ not json",
+            "init --resident on a broken config: exit 2 with line and column, the file untouched")
     w.write_config({"resident": True})
 
 
