@@ -16,6 +16,10 @@ void DefineHookOptions(CLI::App* cmd, HookArgs* args) {
                       " (default auto: detected from the input's fields)");
   AddMaxBlocksOption(cmd, &options.gate.loop.max_blocks,
                      "Blocks per turn before an unproven turn is let through with a warning");
+  cmd->add_option("--mode", args->mode,
+                  "block (the default), warn (a systemMessage and an audit line instead of a block) or off; wins "
+                  "over the config files' \"mode\"")
+      ->check(CLI::IsMember({"block", "warn", "off"}));
   cmd->add_option("--guess-fix", args->guess_fix,
                   "An edit that fixes a merely hedged cause before any probe: warn (systemMessage), block, or off")
       ->check(CLI::IsMember({"warn", "block", "off"}));
@@ -36,6 +40,9 @@ void SettleHookOptions(const CLI::App& cmd, HookArgs* args, const std::string& r
   // Flags given win over the config files' keys; defaults do not.
   if (cmd.count("--max-blocks") > 0) options.flags.max_blocks = options.gate.loop.max_blocks;
   if (cmd.count("--guess-fix") > 0) options.flags.guess_fix = options.gate.loop.guess_fix;
+  if (gate::GateMode mode; cmd.count("--mode") > 0 && gate::ParseGateMode(args->mode, &mode)) {
+    options.flags.mode = mode;
+  }
   if (token != nullptr) options.daemon.token = token;
   // Claude Code sets CLAUDE_PLUGIN_ROOT for a plugin's hooks: run from the
   // plugin, the reason can send the agent to the plugin's debug skill.

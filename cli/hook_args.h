@@ -17,6 +17,7 @@ struct HookArgs {
   std::shared_ptr<hook::HookCommandOptions> options = std::make_shared<hook::HookCommandOptions>();
   std::string agent = "auto";
   std::string guess_fix = "warn";
+  std::string mode;  // "" unless --mode was given
   std::string token_env = "CAUSEGATE_TOKEN";
 };
 

@@ -67,10 +67,10 @@ HookAnswer JudgeHookInput(const HookCommandOptions& options, const std::string& 
       gate_options.configure = std::move(config.configure);
     }
   }
-  // The daemon reads no config files: with any for this cwd, the hook
-  // judges locally so that the user's config holds (gate/HOOKS.md).
-  if (!options.daemon.url.empty() && config_files) {
-    spdlog::debug("config files for this folder: judging locally, not with the daemon");
+  // The daemon reads no config files, nor --mode: with any for this cwd,
+  // or that flag, the hook judges locally so that they hold (gate/HOOKS.md).
+  if (!options.daemon.url.empty() && (config_files || options.flags.mode)) {
+    spdlog::debug("config files for this folder, or --mode: judging locally, not with the daemon");
   } else if (!options.daemon.url.empty()) {
     const Status asked = AskDaemon(options.daemon, input, &answer.out);
     if (asked.ok()) {  // already the hook's exact stdout

@@ -21,6 +21,10 @@ void ApplyFlags(const ConfigFlags& flags, gate::MergedConfig* config) {
     config->guess_fix.value = *flags.guess_fix;
     config->guess_fix.source = kCommandLine;
   }
+  if (flags.mode) {
+    config->mode.value = *flags.mode;
+    config->mode.source = kCommandLine;
+  }
 }
 
 // Rules and packs change the rule set; the other keys only the policy.

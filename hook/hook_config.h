@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gate/gate.h"
+#include "gate/user_config.h"
 #include "hook/rule_cache.h"
 
 namespace causegate::hook {
@@ -20,6 +21,8 @@ namespace causegate::hook {
 struct ConfigFlags {
   std::optional<int> max_blocks;
   std::optional<rules::GuessFixMode> guess_fix;
+  std::optional<gate::GateMode> mode;
+  bool any() const { return max_blocks || guess_fix || mode; }
 };
 
 struct HookConfig {

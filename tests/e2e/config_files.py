@@ -5,6 +5,7 @@ with HOME and XDG_CONFIG_HOME in a temp folder:
 
 - a rule switched "off" stops a block; "warn" gives a systemMessage, no block;
 - mode "off" allows (and says so at CAUSEGATE_LOG=debug), mode "warn" warns;
+  `hook --mode` does the same without a file and wins over one;
 - the project file overrides the user file; a flag overrides both;
 - with a config file, `hook --server` judges locally (the daemon reads none);
 - a config file the agent edited in the turn is ignored for that turn;
@@ -155,6 +156,16 @@ def main():
     env.reset(user={"mode": "warn"})
     expect("mode warn", *hook(args.bin, env, plain), message="would have been sent back",
            stderr_has=("config:",))
+
+    expect("--mode block wins over the config's mode", *hook(args.bin, env, plain, "--mode", "block"),
+           decision="block")
+    env.reset()
+    expect("--mode warn, no config file", *hook(args.bin, env, plain, "--mode", "warn"),
+           message="would have been sent back")
+    expect("--mode off, no config file", *hook(args.bin, env, plain, "--mode", "off"), no_output=True)
+    expect("--mode off with --server: judged locally", *hook(args.bin, env, plain, "--mode", "off", "--server",
+                                                               "http://127.0.0.1:9"), no_output=True,
+           stderr_lacks=("judging locally",))
 
     env.reset(user={"mode": "off"}, project={"mode": "block"})
     expect("project overrides user", *hook(args.bin, env, plain), decision="block")
