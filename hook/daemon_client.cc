@@ -21,10 +21,12 @@
 #include <cstring>
 #include <string>
 
+#include "hook/poll_deadline.h"
+
 namespace causegate::hook {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = DeadlineClock;
 
 // Answers larger than this are not the hook's JSON: refuse them.
 constexpr std::size_t kMaxAnswerBytes = std::size_t{1} << 20;
@@ -68,21 +70,6 @@ Status ParseUrl(const std::string& url, Url* out) {
   return Status::Ok();
 }
 
-int MillisLeft(Clock::time_point deadline) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-  return left > 0 ? static_cast<int>(left) : 0;
-}
-
-// Waits for events on fd until the deadline; false on timeout or error.
-bool Wait(int fd, short events, Clock::time_point deadline) {
-  pollfd p{fd, events, 0};
-  for (;;) {
-    const int n = ::poll(&p, 1, MillisLeft(deadline));
-    if (n > 0) return true;
-    if (n == 0 || errno != EINTR) return false;
-  }
-}
-
 class Socket {
  public:
   Socket() = default;
@@ -122,7 +109,7 @@ Status Connect(const Url& url, Clock::time_point deadline, Socket* sock) {
       sock->reset(-1);
       continue;
     }
-    if (!Wait(sock->fd(), POLLOUT, deadline)) {
+    if (!WaitFor(sock->fd(), POLLOUT, deadline)) {
       last_error = "connection timed out";
       sock->reset(-1);
       continue;
@@ -145,7 +132,7 @@ Status SendAll(int fd, std::string_view data, Clock::time_point deadline) {
     if (n > 0) {
       data.remove_prefix(static_cast<std::size_t>(n));
     } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-      if (!Wait(fd, POLLOUT, deadline)) return Status::Error("timed out sending");
+      if (!WaitFor(fd, POLLOUT, deadline)) return Status::Error("timed out sending");
     } else {
       return Status::Error(std::string("send: ") + std::strerror(errno));
     }
@@ -166,7 +153,7 @@ Status ReadAnswer(int fd, Clock::time_point deadline, std::string* buffer, Compl
     } else if (n == 0) {
       return Status::Ok();  // closed: the caller checks what arrived
     } else if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-      if (!Wait(fd, POLLIN, deadline)) return Status::Error("timed out waiting for the answer");
+      if (!WaitFor(fd, POLLIN, deadline)) return Status::Error("timed out waiting for the answer");
     } else {
       return Status::Error(std::string("recv: ") + std::strerror(errno));
     }

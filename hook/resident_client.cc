@@ -13,10 +13,12 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "hook/poll_deadline.h"
+
 namespace causegate::hook {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = DeadlineClock;
 
 class Fd {
  public:
@@ -32,20 +34,6 @@ class Fd {
   int fd_;
 };
 
-int MillisLeft(Clock::time_point deadline) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-  return left > 0 ? static_cast<int>(left) : 0;
-}
-
-bool Wait(int fd, short events, Clock::time_point deadline) {
-  pollfd p{fd, events, 0};
-  for (;;) {
-    const int n = ::poll(&p, 1, MillisLeft(deadline));
-    if (n > 0) return true;
-    if (n == 0 || errno != EINTR) return false;
-  }
-}
-
 ResidentResult Failed(std::string why) {
   ResidentResult r;
   r.reply = ResidentReply::kFailed;
@@ -60,7 +48,7 @@ bool SendAll(int fd, const std::string& data, Clock::time_point deadline) {
     if (n > 0) {
       sent += static_cast<std::size_t>(n);
     } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-      if (!Wait(fd, POLLOUT, deadline)) return false;
+      if (!WaitFor(fd, POLLOUT, deadline)) return false;
     } else {
       return false;
     }
@@ -81,7 +69,7 @@ bool ReadUntil(int fd, Clock::time_point deadline, std::string* buffer, Done don
     } else if (n == 0) {
       return done(*buffer);
     } else if (errno == EAGAIN || errno == EINTR) {
-      if (!Wait(fd, POLLIN, deadline)) return false;
+      if (!WaitFor(fd, POLLIN, deadline)) return false;
     } else {
       return false;
     }
