@@ -298,7 +298,12 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
   if (cues > 1) Add(&out.features, "cues:2+", scorer);
   // Claim forms and forcing tags are read from the whole claim clause: a
   // label is a form across its colon ("Culprit: the cron job"); the traits
-  // from the part that carries the claim.
+  // from the part that carries the claim. One claim form per clause, as
+  // with the cue families, and "forms:2+" when more match: "the issue is in
+  // the ORM" is identification and copula-cause at once, one assertion, and
+  // summing the views let three of them outweigh the hedge of "This
+  // suggests the issue is in the ORM".
+  int forms = 0;
   for (const int r : clause_hits.rules) {
     const Rule& rule = rules.rule(r);
     if (rule.kind != RuleKind::kFeature || IsReadElsewhere(rule) || IsTrait(rule)) continue;
@@ -307,9 +312,13 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
       force_rule = r;
     }
     if (rule.tag == kForceExemptTag) out.overruled = "forced exempt (" + rule.id + ")";
+    if (IsClaimForm(rule)) {
+      if (forms++ > 0) continue;
+      feature_rule = r;
+    }
     Add(&out.features, "feature:" + rule.tag, scorer);
-    if (feature_rule < 0 && IsClaimForm(rule)) feature_rule = r;
   }
+  if (forms > 1) Add(&out.features, "forms:2+", scorer);
   for (const int r : trait_hits.rules) {
     if (IsTrait(rules.rule(r))) Add(&out.features, "feature:" + rules.rule(r).tag, scorer);
   }

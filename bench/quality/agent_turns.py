@@ -24,6 +24,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import agent_turns_data as data  # noqa: E402
+import agent_traj_data as traj_data  # noqa: E402
 from baseline import baseline_claim  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -147,15 +148,40 @@ def print_wrong(wrong, limit):
                     label, sentence["claim"], sentence["score"], sentence["sentence"][:160], feats))
 
 
+def print_traj(binary, shared, rules, work):
+    """Our hand labels of a Gemini agent's SWE-bench messages: a real-text
+    style agent_turns barely holds, never fitted on (fit_scorer.py
+    --with-traj would), so it measures like a validation split."""
+    rows, unmatched = traj_data.load(shared, binary, work, rules)
+    if rows is None:
+        print("\nagent_traj: SKIP, %s not found" % traj_data.trajectories_path(shared))
+        return
+    t = Tally()
+    for _, sentences in rows:
+        for sentence, label in sentences:
+            t.add_sentence(sentence, label)
+    p, r = prf(t.s["tp"], t.s["fp"], t.s["fn"])
+    rp, rr = prf(t.r["tp"], t.r["fp"], t.r["fn"])
+    bp, br = prf(t.b["tp"], t.b["fp"], t.b["fn"])
+    print("\nagent_traj (Gemini 3 Pro on SWE-bench, each message read as a final one; our labels of %d sampled"
+          " weighed sentences, never fitted on%s):" % (sum(t.by_class.values()),
+                                                      ", %d labels not found" % unmatched if unmatched else ""))
+    print("  scorer P %.2f R %.2f (tp %d, fp %d, fn %d) | packs alone P %.2f R %.2f | one-regex baseline P %.2f R %.2f" % (
+        p, r, t.s["tp"], t.s["fp"], t.s["fn"], rp, rr, bp, br))
+    print("  false claims per class: " + ", ".join(
+        "%s %s" % (c, ratio(t.claimed_by_class[c], t.by_class[c])) for c in data.CLASSES if c != "claim" and t.by_class[c]))
+
+
 def report(binary, shared, rules=None, work=None, errors=0):
     """Prints every figure; work None: a temporary scratch folder."""
     with tempfile.TemporaryDirectory() as tmp:
         work = work or tmp
         os.makedirs(work, exist_ok=True)
         tallies, wrong = collect(binary, shared, rules, work)
-    keys = ["en", "zh"] + data.FOLDERS
-    print_turns(tallies, keys)
-    print_sentences(tallies, keys)
+        keys = ["en", "zh"] + data.FOLDERS
+        print_turns(tallies, keys)
+        print_sentences(tallies, keys)
+        print_traj(binary, shared, rules, work)
     if errors:
         print_wrong(wrong, errors)
 

@@ -67,12 +67,15 @@ def render(shared, case_dir, out_dir):
     return out_dir
 
 
-def judge(binary, rendered_dir, units_path, rules_dir=None):
-    """causegate eval --units: every case's decision and sentence features."""
+def judge(binary, rendered_dir, units_path, rules_dir=None, weights=None):
+    """causegate eval --units: every case's decision and sentence features
+    (with weights, as a cross-validation fold judges)."""
     cmd = [binary]
     if rules_dir:
         cmd += ["--rules", rules_dir]
     cmd += ["eval", rendered_dir, "--units", units_path]
+    if weights:
+        cmd += ["--weights", weights]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     judged = {}
     with open(units_path, encoding="utf-8") as f:

@@ -45,6 +45,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import agent_turns_data as data  # noqa: E402
+import agent_traj_data as traj_data  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(HERE))
 DEFAULT_OUT = os.path.join(REPO, "rules", "scorer", "claim_weights.tsv")
@@ -60,6 +61,8 @@ MIN_ABOVE = 10
 DEFAULT_CUE = "cue:*"
 # Sources of written sentences, fitted on but not used for the threshold.
 WRITTEN = ("cases", "spec_forms")
+# Our hand labels of a Gemini agent's SWE-bench messages (agent_traj_data.py).
+TRAJ = "agent_traj"
 
 
 def repo_of(case, folder):
@@ -68,10 +71,11 @@ def repo_of(case, folder):
     return case.get("source", {}).get("repo") or "%s/%s" % (folder, case["id"])
 
 
-def rows_for_fit(shared, binary, work):
+def rows_for_fit(shared, binary, work, with_traj=False):
     """[(case id, folder, [feature names], 1 if claim else 0, repo)]: the
     train split of agent_turns, the written development cases and our own
-    spec-form sentences."""
+    spec-form sentences; with_traj, our labels of agent_traj too (off by
+    default: they are the held-out measure of that style, agent_turns.py)."""
     rows = []
     sources = [(folder, data.load_folder(shared, folder, binary, work)) for folder in data.FOLDERS]
     sources.append(("cases", data.load_dev_cases(shared, binary, work)))
@@ -80,11 +84,30 @@ def rows_for_fit(shared, binary, work):
         for case, judged, sentences in cases:
             if case.get("split", "train") != "train" or judged is None:
                 continue
-            for sentence, label in sentences:
-                if label is None or not sentence["features"] or sentence.get("overruled"):
-                    continue
-                names = sorted(f["name"] for f in sentence["features"])
-                rows.append((case["id"], folder, names, 1 if label == "claim" else 0, repo_of(case, folder)))
+            rows += weighed_rows(case["id"], folder, repo_of(case, folder), sentences)
+    if not with_traj:
+        return rows
+    traj, unmatched = traj_data.load(shared, binary, work)
+    if traj is None:
+        print("agent_traj: ../shared/corpora/agent_traj is absent; fitted without it")
+    else:
+        if unmatched:
+            print("agent_traj: %d labelled sentences no longer found (the sentence split moved)" % unmatched)
+        for case_id, sentences in traj:
+            # A run's messages share their code and output: one fold group.
+            run = case_id.rsplit("-m", 1)[0]
+            rows += weighed_rows(run, TRAJ, traj_data.repo_of(case_id), sentences)
+    return rows
+
+
+def weighed_rows(group, source, repo, sentences):
+    """The rows of the sentences the scorer weighs (features, no hard rule)."""
+    rows = []
+    for sentence, label in sentences:
+        if label is None or not sentence["features"] or sentence.get("overruled"):
+            continue
+        names = sorted(f["name"] for f in sentence["features"])
+        rows.append((group, source, names, 1 if label == "claim" else 0, repo))
     return rows
 
 
@@ -235,7 +258,7 @@ def fit_model(rows, prior):
     # Only real agent text sets it: written sentences (the cases, our spec
     # forms) are claims far more often than real ones, and their precision
     # says little about the false blocks users meet.
-    real = [i for i, r in enumerate(rows) if r[1] not in WRITTEN]
+    real = [i for i, r in enumerate(rows) if r[1] not in WRITTEN + (TRAJ,)]
     held_p, held_r, threshold = best_threshold([held_out[lam][i] for i in real], [y[i] for i in real])
     return {"names": names, "index": index, "w": w, "lam": lam, "cv": cv, "cv_loss": cv_loss,
             "held_p": held_p, "held_r": held_r, "threshold": threshold, "rows": len(rows), "claims": sum(y)}
@@ -312,6 +335,8 @@ def main():
                          "the held-out turns with those weights (eval --weights): the turn-level figures a design "
                          "change is judged by, without looking at validation")
     ap.add_argument("--errors", action="store_true", help="with --cv-turns: list the wrong held-out turns")
+    ap.add_argument("--with-traj", action="store_true",
+                    help="fit on our agent_traj labels too (they then stop measuring; rules/QUALITY.md)")
     args = ap.parse_args()
     if not os.path.isdir(data.corpus_root(args.shared)):
         print("fit_scorer: %s not found: the corpora live beside the project" % data.corpus_root(args.shared))
@@ -319,7 +344,7 @@ def main():
     tmp = tempfile.TemporaryDirectory()
     args.work = args.work or tmp.name
     os.makedirs(args.work, exist_ok=True)
-    rows = rows_for_fit(args.shared, args.bin, args.work)
+    rows = rows_for_fit(args.shared, args.bin, args.work, args.with_traj)
     prior = load_prior(PRIOR)
     if args.cv_turns:
         return cv_turns(args, rows, prior)

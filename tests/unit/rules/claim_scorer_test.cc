@@ -52,6 +52,20 @@ TEST_CASE("Scorer: a hedge counts in the claim's clause, not in a neighbouring o
   CHECK_FALSE(Score("Hypothesis: the stall is caused by the cleanup job deleting the lock.").claim);
 }
 
+TEST_CASE("Scorer: several claim forms in one clause weigh as one, so they cannot outweigh its hedge") {
+  // "the issue is in X" is identification and copula-cause at once: one
+  // assertion, one form's weight, and "forms:2+" says more matched.
+  const ClaimScore hedged = Score("This suggests the issue is in the query planner, likely in the join code.");
+  CHECK(HasFeature(hedged, "hedge"));
+  CHECK(HasFeature(hedged, "forms:2+"));
+  int forms = 0;
+  for (const FeatureWeight& f : hedged.features) forms += f.feature.rfind("feature:form.", 0) == 0;
+  CHECK(forms == 1);
+  CHECK_FALSE(hedged.claim);
+  // The same identification asserted is a claim.
+  CHECK(Score("The issue is in the query planner: the join code drops the index hint.").claim);
+}
+
 TEST_CASE("Scorer: hard rules outside the weights") {
   // Outside a diagnosis, only a sentence that names a failure can be a claim.
   const ClaimScore plain = Score("The config is merged twice because the loader runs on import.", /*diagnosis=*/false);
