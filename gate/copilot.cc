@@ -31,6 +31,7 @@
 #include "evidence/copilot_transcript.h"
 #include "gate/adapters.h"
 #include "gate/session_log.h"
+#include "gate/state_dir.h"
 #include "gate/transcript_wait.h"
 
 namespace causegate::gate::adapters {
@@ -183,10 +184,11 @@ std::string RenderCopilot(const HookRequest& request, const rules::Outcome& outc
 
 Status LoadCopilotTurn(const HookRequest& request, TranscriptWait wait, evidence::LastTurn* out) {
   // postToolUse may come without a session id; its log is then keyed by cwd.
-  std::string path = SessionLogPath(Agent::kCopilot, request.session_id, request.cwd);
-  if (!request.session_id.empty() && !IsFile(path)) path = SessionLogPath(Agent::kCopilot, "", request.cwd);
+  const std::string state_dir = StateDirOr(request.state_dir);
+  std::string path = SessionLogPath(state_dir, Agent::kCopilot, request.session_id, request.cwd);
+  if (!request.session_id.empty() && !IsFile(path)) path = SessionLogPath(state_dir, Agent::kCopilot, "", request.cwd);
   if (path.empty()) return Status::Error("copilot: no state folder (XDG_STATE_HOME and HOME unset)");
-  if (Status s = evidence::ReadLastTurn(path, evidence::SessionKind::kMain, out); !s.ok()) {
+  if (Status s = ReadSessionLog(path, out); !s.ok()) {
     return Status::Error("copilot: no session log for session \"" + request.session_id + "\" (" + s.message() +
                          "); register causegate on userPromptSubmitted and postToolUse too "
                          "(`causegate init --agent copilot` does)");

@@ -23,6 +23,7 @@
 
 #include "gate/adapters.h"
 #include "gate/session_log.h"
+#include "gate/state_dir.h"
 
 namespace causegate::gate::adapters {
 namespace {
@@ -115,9 +116,10 @@ std::string RenderCursor(const HookRequest& request, const rules::Outcome& outco
 }
 
 Status LoadCursorTurn(const HookRequest& request, evidence::LastTurn* out) {
-  const std::string path = SessionLogPath(Agent::kCursor, request.session_id, request.cwd);
+  const std::string path =
+      SessionLogPath(StateDirOr(request.state_dir), Agent::kCursor, request.session_id, request.cwd);
   if (path.empty()) return Status::Error("cursor: no state folder (XDG_STATE_HOME and HOME unset)");
-  Status s = evidence::ReadLastTurn(path, evidence::SessionKind::kMain, out);
+  Status s = ReadSessionLog(path, out);
   if (!s.ok()) {
     return Status::Error(
         "cursor: no session log for conversation \"" + request.session_id + "\" (" + s.message() +

@@ -7,6 +7,7 @@
 
 #include "evidence/transcript.h"
 #include "gate/adapters.h"
+#include "gate/loop_state.h"
 #include "gate/session_log.h"
 
 namespace causegate::gate {
@@ -57,6 +58,7 @@ GateResult RunGate(std::string_view input, Agent agent, const rules::RuleSet& ru
     result.fail_open = FailOpen::kBadInput;
     return result;
   }
+  result.request.state_dir = options.state_dir;
   const HookRequest& req = result.request;
   if (req.kind == HookKind::kObserve) {
     // Cursor / Copilot observe-only events: log what they show; the stop
@@ -105,6 +107,13 @@ GateResult RunGate(std::string_view input, Agent agent, const rules::RuleSet& ru
   result.verdict = rules::JudgeTurn(result.turn, last.history.get(), turn_rules,
                                     options.scorer != nullptr ? *options.scorer : rules::ClaimScorer::Default());
   const std::vector<rules::Claim> warned = SetAsideWarnedClaims(config.config, turn_rules, &result.verdict);
+  // From reading the counter to writing it back, one stop of this session
+  // at a time; without the lock the stop is still judged, and may count
+  // a block fewer.
+  SessionStateLock lock;
+  if (UsesLoopCounter(req.agent)) {
+    if (Status s = LockLoopState(req, &lock); !s.ok()) spdlog::warn("loop counter not locked: {}", s.message());
+  }
   result.prior_blocks = PriorBlocksFor(req, result.turn);
   const std::string last_reason = result.turn.stop_feedback.empty() ? "" : result.turn.stop_feedback.back();
   result.outcome = rules::Decide(result.verdict, turn_rules, result.prior_blocks, last_reason, config.loop);

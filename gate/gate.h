@@ -9,7 +9,10 @@
 // May sleep while the agent finishes writing its transcript: up to
 // kClaudeCodeTranscriptWait / kCopilotTranscriptWait, never for a turn that
 // is whole at the first read (gate/transcript_wait.h); read_ms includes it.
-// Thread-safe for concurrent calls sharing one RuleSet.
+// Thread-safe for concurrent calls sharing one RuleSet. A session's loop
+// counter is read and written under its lock (gate/state_lock.h), so
+// concurrent stops of one session, here or in another process sharing the
+// state folder, each count the blocks the others sent.
 // Tests: tests/unit/gate/gate_test.cc and tests/e2e.
 #pragma once
 
@@ -41,6 +44,10 @@ struct GateOptions {
   // agent edited in the turn can be left out of it. Unset: the rules and
   // loop given to RunGate, no config.
   std::function<TurnConfig(const HookRequest&, const evidence::Turn&)> configure;
+  // The folder of the per-session state (gate/state_dir.h): loop counters
+  // and session logs. "": StateDir(), from the environment at each call.
+  // Daemons sharing one folder give the same answers as one daemon.
+  std::string state_dir;
 };
 
 // Why an answer is let through unjudged (RunGate's GateResult::not_judged,

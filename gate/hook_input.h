@@ -83,6 +83,10 @@ struct HookRequest {
   std::string generation_id;         // Cursor: changes with every user message
   bool camel_case = false;           // Copilot: the camelCase dialect (agentStop)
   std::optional<ObservedEvent> observed;  // kObserve: what to record (none: nothing)
+
+  // Not from the input: the state folder the front-end names
+  // (GateOptions::state_dir, set by RunGate); "" = StateDir().
+  std::string state_dir;
 };
 
 // Parses hook input. With Agent::kAuto the agent is detected from the

@@ -19,8 +19,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -41,7 +44,33 @@ long long NowSeconds() {
 }
 
 std::string CounterPath(const HookRequest& request) {
-  return LoopStatePath(request.agent, request.session_id, request.cwd);
+  return LoopStatePath(StateDirOr(request.state_dir), request.agent, request.session_id, request.cwd);
+}
+
+// Writes text to a new temporary file beside path (a name no other
+// process, on this machine or another sharing the folder, can pick) and
+// renames it over path.
+Status ReplaceFile(const std::string& path, std::string_view text) {
+  std::string tmp = path + ".XXXXXX";
+  const int fd = mkstemp(tmp.data());
+  if (fd < 0) return Status::Error(tmp + ": " + std::strerror(errno));
+  bool written = true;
+  for (std::string_view rest = text; written && !rest.empty();) {
+    const ssize_t n = write(fd, rest.data(), rest.size());
+    if (n < 0 && errno == EINTR) continue;
+    written = n > 0;
+    if (written) rest.remove_prefix(static_cast<std::size_t>(n));
+  }
+  if (close(fd) != 0) written = false;
+  if (!written) {
+    std::remove(tmp.c_str());
+    return Status::Error(tmp + ": cannot write");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return Status::Error(path + ": cannot replace");
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -52,8 +81,8 @@ bool UsesLoopCounter(Agent agent) {
 
 std::string TurnKey(const evidence::Turn& turn) { return HashHex(turn.prompt); }
 
-std::string LoopStatePath(Agent agent, std::string_view session_id, std::string_view cwd) {
-  const std::string state = StateDir();
+std::string LoopStatePath(const std::string& state, Agent agent, std::string_view session_id,
+                          std::string_view cwd) {
   if (state.empty()) return "";
   const std::string key = session_id.empty() ? "cwd-" + HashHex(cwd) : SafeFileName(session_id);
   return state + "/loop/" + AgentName(agent) + "-" + key + ".json";
@@ -96,6 +125,14 @@ int LoadLoopBlocks(const std::string& path, const std::string& turn_key, long lo
 
 std::string LoopStatePathFor(const HookRequest& request) { return CounterPath(request); }
 
+Status LockLoopState(const HookRequest& request, SessionStateLock* lock) {
+  const std::string path = CounterPath(request);
+  if (path.empty()) return Status::Ok();  // no counter to guard (RecordDecision says so)
+  // path is STATE/loop/<file>.
+  const std::string state = std::filesystem::path(path).parent_path().parent_path().string();
+  return SessionStateLock::Acquire(state, std::filesystem::path(path).filename().string(), lock);
+}
+
 Status StoreLoopBlocks(const std::string& path, const std::string& turn_key, int blocks, long long now_seconds,
                        std::string_view judged) {
   if (path.empty()) return Status::Error("loop counter: neither XDG_STATE_HOME nor HOME is set");
@@ -109,17 +146,7 @@ Status StoreLoopBlocks(const std::string& path, const std::string& turn_key, int
     doc["judged_bytes"] = judged.size();
     doc["judged_hash"] = HashHex(judged);
   }
-  const std::string text = doc.dump() + "\n";
-  const std::string tmp = path + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) return Status::Error(tmp + ": cannot write");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return Status::Error(path + ": cannot replace");
-  }
+  if (Status s = ReplaceFile(path, doc.dump() + "\n"); !s.ok()) return s;
   // path is STATE/loop/<file>: the counters count towards the folder's total.
   EvictOldestState(std::filesystem::path(path).parent_path().parent_path().string(), path);
   return Status::Ok();

@@ -12,7 +12,11 @@
 // "judged_hash" of the prompt_response judged at the last block. It counts only for the same turn (same
 // prompt) and for kLoopStateTtlSeconds; a turn that ends (allowed, or let
 // through unproven) removes it. Writes go through a temporary file and
-// rename, so a reader sees the old or the new counter, never half.
+// rename, so a reader sees the old or the new counter, never half. The
+// gate reads, decides and writes the counter under LockLoopState, so two
+// stops of one session judged at once (by two threads, or two daemons
+// sharing the folder) count one after the other; "updated" is wall-clock
+// time, so replicas on two machines need their clocks in step.
 // Tests: tests/unit/gate/loop_state_test.cc.
 #pragma once
 
@@ -22,6 +26,7 @@
 #include "evidence/status.h"
 #include "evidence/turn.h"
 #include "gate/hook_input.h"
+#include "gate/state_lock.h"
 
 namespace causegate::gate {
 
@@ -33,9 +38,11 @@ bool UsesLoopCounter(Agent agent);
 // The key of a turn: a hash of its prompt.
 std::string TurnKey(const evidence::Turn& turn);
 
-// "" when there is no state folder. An empty session_id uses the working
-// folder, as the session log does.
-std::string LoopStatePath(Agent agent, std::string_view session_id, std::string_view cwd);
+// The counter file in state_dir; "" when state_dir is "" (no state
+// folder). An empty session_id uses the working folder, as the session log
+// does.
+std::string LoopStatePath(const std::string& state_dir, Agent agent, std::string_view session_id,
+                          std::string_view cwd);
 
 // What the counter file holds for one turn.
 struct LoopState {
@@ -59,8 +66,14 @@ int LoadLoopBlocks(const std::string& path, const std::string& turn_key, long lo
 Status StoreLoopBlocks(const std::string& path, const std::string& turn_key, int blocks, long long now_seconds,
                        std::string_view judged = {});
 
-// The counter file of the request's agent and session ("" without a
-// state folder).
+// The counter file of the request's agent and session, in its state
+// folder ("" without one).
 std::string LoopStatePathFor(const HookRequest& request);
+
+// Locks the request's counter (gate/state_lock.h) for one read, decision
+// and write: RunGate holds it from PriorBlocksFor to RecordDecision for the
+// agents that UsesLoopCounter. Without a state folder there is no counter
+// and nothing is locked (Ok). Errors as SessionStateLock::Acquire's.
+Status LockLoopState(const HookRequest& request, SessionStateLock* lock);
 
 }  // namespace causegate::gate

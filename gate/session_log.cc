@@ -5,7 +5,6 @@
 #include "gate/session_log.h"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@
 #include "gate/adapters.h"
 #include "gate/state_cap.h"
 #include "gate/state_dir.h"
+#include "gate/state_lock.h"
 
 namespace causegate::gate {
 namespace {
@@ -75,8 +75,8 @@ void DeleteOldLogs(const std::string& dir) {
 
 }  // namespace
 
-std::string SessionLogPath(Agent agent, std::string_view session_id, std::string_view cwd) {
-  const std::string state = StateDir();
+std::string SessionLogPath(const std::string& state, Agent agent, std::string_view session_id,
+                           std::string_view cwd) {
   if (state.empty()) return "";
   const std::string key = session_id.empty() ? "cwd-" + HashHex(cwd) : SafeFileName(session_id);
   return state + "/sessions/" + AgentName(agent) + "/" + key + ".jsonl";
@@ -134,7 +134,8 @@ std::string SessionLogLines(const ObservedEvent& event, const std::string& uniqu
 
 Status AppendToSessionLog(const HookRequest& request) {
   if (!request.observed) return Status::Ok();
-  const std::string path = SessionLogPath(request.agent, request.session_id, request.cwd);
+  const std::string state = StateDirOr(request.state_dir);
+  const std::string path = SessionLogPath(state, request.agent, request.session_id, request.cwd);
   if (path.empty()) return Status::Error("session log: neither XDG_STATE_HOME nor HOME is set");
   const std::string dir = path.substr(0, path.rfind('/'));
   if (Status s = EnsureDir(dir); !s.ok()) return s;
@@ -144,10 +145,8 @@ Status AppendToSessionLog(const HookRequest& request) {
 
   const int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return Status::Error(path + ": " + std::strerror(errno));
-  Status status;
-  if (flock(fd, LOCK_EX) != 0) {
-    status = Status::Error(path + ": lock: " + std::strerror(errno));
-  } else {
+  Status status = LockWithin(fd, LockMode::kExclusive, kStateLockWait, path);
+  if (status.ok()) {
     struct stat st {};
     if (fstat(fd, &st) == 0 && static_cast<std::size_t>(st.st_size) + lines.size() > kMaxSessionLogBytes) {
       status = CutToLastPrompt(fd, path, lines.size());
@@ -157,7 +156,17 @@ Status AppendToSessionLog(const HookRequest& request) {
   close(fd);  // releases the lock
   // Every write can push the folder over its total, from this conversation
   // or any other (gate/state_cap.h).
-  if (status.ok()) EvictOldestState(StateDir(), path);
+  if (status.ok()) EvictOldestState(state, path);
+  return status;
+}
+
+Status ReadSessionLog(const std::string& path, evidence::LastTurn* out) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return Status::Error(path + ": " + std::strerror(errno));
+  // The lock is the inode's, whichever descriptor the reader then reads through.
+  Status status = LockWithin(fd, LockMode::kShared, kStateLockWait, path);
+  if (status.ok()) status = evidence::ReadLastTurn(path, evidence::SessionKind::kMain, out);
+  close(fd);
   return status;
 }
 

@@ -17,6 +17,10 @@ std::string StateDir() {
   return "";
 }
 
+std::string StateDirOr(std::string_view configured) {
+  return configured.empty() ? StateDir() : std::string(configured);
+}
+
 std::string HashHex(std::string_view text) {
   std::uint64_t h = 1469598103934665603ull;
   for (const char c : text) {

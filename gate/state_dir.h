@@ -2,9 +2,13 @@
 // one session: the per-session block counter (gate/loop_state.h) and the
 // session logs of agents whose stop hook sees no transcript
 // (gate/session_log.h). $XDG_STATE_HOME/causegate, else
-// ~/.local/state/causegate; created with mode 0700 on first use. Held to
-// a total size and file count, oldest written evicted first
-// (gate/state_cap.h).
+// ~/.local/state/causegate, unless the front-end names another
+// (GateOptions::state_dir: `causegate serve --state-dir`); created with
+// mode 0700 on first use. Everything in it is read at the call that needs
+// it and never kept in memory, so processes sharing the folder (replicas
+// of the daemon) see each other's writes; gate/state_lock.h keeps those
+// writes whole. Held to a total size and file count, oldest written
+// evicted first (gate/state_cap.h).
 // Tests: tests/unit/gate/loop_state_test.cc, session_log_test.cc.
 #pragma once
 
@@ -17,6 +21,10 @@ namespace causegate::gate {
 
 // The state folder, or "" when neither XDG_STATE_HOME nor HOME is set.
 std::string StateDir();
+
+// configured when it is not empty, else StateDir(): the folder of a
+// request whose front-end may have named one (HookRequest::state_dir).
+std::string StateDirOr(std::string_view configured);
 
 // A file name for an outside id (a session id): the id itself when it is
 // 1..96 characters of [A-Za-z0-9._-] and does not start with '.', else

@@ -3,13 +3,29 @@
 // per-session counter that bounds a loop Codex itself never caps.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "gate/hook_input.h"
+#include "gate/loop_state.h"
+#include "gate/state_dir.h"
 #include "unit/gate/agent_test_util.h"
 
 namespace causegate::gate {
 namespace {
 
 using nlohmann::json;
+
+// A Stop of session s1 whose final message makes an unsupported claim, its
+// transcript written in dir.
+std::string UnsupportedStop(const evidence::testing::TempDir& dir) {
+  const std::string path = dir.Write(
+      "s.jsonl", {evidence::testing::Prompt(testing::kPrompt),
+                  evidence::testing::ToolUse("m1", "t1", "Bash", {{"command", "df -h /srv"}}),
+                  evidence::testing::Result("t1", testing::kDfOutput), evidence::testing::Text("m2", testing::kClaim)});
+  return json{{"hook_event_name", "Stop"}, {"session_id", "s1"}, {"turn_id", "t1"}, {"transcript_path", path},
+              {"stop_hook_active", false}, {"last_assistant_message", testing::kClaim}}
+      .dump();
+}
 
 TEST_CASE("codex: the Stop input") {
   HookRequest r;
@@ -42,14 +58,7 @@ TEST_CASE("codex: answers fit its output schema") {
 
 TEST_CASE("codex: the counter bounds the loop even when stop_hook_active stays false") {
   testing::StateScope state;
-  const std::string path = state.dir().Write(
-      "s.jsonl", {evidence::testing::Prompt(testing::kPrompt),
-                  evidence::testing::ToolUse("m1", "t1", "Bash", {{"command", "df -h /srv"}}),
-                  evidence::testing::Result("t1", testing::kDfOutput), evidence::testing::Text("m2", testing::kClaim)});
-  const std::string input =
-      json{{"hook_event_name", "Stop"}, {"session_id", "s1"}, {"turn_id", "t1"}, {"transcript_path", path},
-           {"stop_hook_active", false}, {"last_assistant_message", testing::kClaim}}
-          .dump();
+  const std::string input = UnsupportedStop(state.dir());
   const rules::Action expected[] = {rules::Action::kBlock, rules::Action::kBlock, rules::Action::kAllowUnproven,
                                     rules::Action::kBlock};
   for (int call = 0; call < 4; ++call) {
@@ -60,6 +69,24 @@ TEST_CASE("codex: the counter bounds the loop even when stop_hook_active stays f
     if (call < 3) CHECK(r.prior_blocks == call);
     if (call == 1) CHECK(r.outcome.block_number == 2);
   }
+}
+
+TEST_CASE("codex: the counter lives in GateOptions::state_dir when one is named") {
+  testing::StateScope state;  // the default folder, which must stay empty
+  const evidence::testing::TempDir shared;
+  const std::string input = UnsupportedStop(state.dir());
+  GateOptions named;
+  named.state_dir = shared.path();
+  GateResult r = RunGate(input, Agent::kCodex, testing::BuiltinRules(), named);
+  CHECK(r.outcome.block_number == 1);
+  CHECK(std::filesystem::exists(LoopStatePath(shared.path(), Agent::kCodex, "s1", "")));
+  CHECK_FALSE(std::filesystem::exists(LoopStatePath(StateDir(), Agent::kCodex, "s1", "")));
+  // Another front-end naming the same folder counts on from there; the
+  // default folder knows nothing of it.
+  r = RunGate(input, Agent::kCodex, testing::BuiltinRules(), named);
+  CHECK(r.outcome.block_number == 2);
+  r = RunGate(input, Agent::kCodex, testing::BuiltinRules(), GateOptions());
+  CHECK(r.outcome.block_number == 1);
 }
 
 }  // namespace

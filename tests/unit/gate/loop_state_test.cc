@@ -18,7 +18,7 @@ using nlohmann::json;
 
 TEST_CASE("loop counter: stored per turn, forgotten when stale or for another turn") {
   testing::StateScope state;
-  const std::string path = LoopStatePath(Agent::kCodex, "s/../1", "/w");
+  const std::string path = LoopStatePath(StateDir(), Agent::kCodex, "s/../1", "/w");
   CHECK(path.find("/loop/codex-h") != std::string::npos);  // an unsafe id is hashed, never a path
   CHECK(LoadLoopBlocks(path, "turnA", 1000) == 0);
   REQUIRE(StoreLoopBlocks(path, "turnA", 2, 1000).ok());
@@ -33,7 +33,7 @@ TEST_CASE("loop counter: stored per turn, forgotten when stale or for another tu
 
 TEST_CASE("loop counter: the text judged at a block, for Gemini's growing prompt_response") {
   testing::StateScope state;
-  const std::string path = LoopStatePath(Agent::kGemini, "s1", "/w");
+  const std::string path = LoopStatePath(StateDir(), Agent::kGemini, "s1", "/w");
   REQUIRE(StoreLoopBlocks(path, "turnA", 1, 1000, "The disk is full.").ok());
   LoopState kept = LoadLoopState(path, "turnA", 1000);
   CHECK(kept.blocks == 1);
@@ -49,7 +49,7 @@ TEST_CASE("loop counter: the text judged at a block, for Gemini's growing prompt
 
 TEST_CASE("loop counter: a corrupt file counts as none") {
   testing::StateScope state;
-  const std::string path = LoopStatePath(Agent::kGemini, "s1", "");
+  const std::string path = LoopStatePath(StateDir(), Agent::kGemini, "s1", "");
   REQUIRE(EnsureDir(path.substr(0, path.rfind('/'))).ok());
   for (const char* text : {"", "{", "[]", R"({"turn":"t","blocks":"2","updated":1})", R"({"turn":"t","blocks":2})"}) {
     INFO(text);
@@ -92,7 +92,7 @@ TEST_CASE("prior blocks: the largest of every signal the agent gives") {
     r.stop_hook_active = c.active;
     r.loop_count = c.loop_count;
     turn.stop_feedback.assign(static_cast<std::size_t>(c.feedback_lines), "causegate blocked this stop");
-    REQUIRE(StoreLoopBlocks(LoopStatePath(c.agent, "s1", ""), TurnKey(turn), c.counter, std::time(nullptr)).ok());
+    REQUIRE(StoreLoopBlocks(LoopStatePath(StateDir(), c.agent, "s1", ""), TurnKey(turn), c.counter, std::time(nullptr)).ok());
     CHECK(PriorBlocksFor(r, turn) == c.expected);
   }
 }

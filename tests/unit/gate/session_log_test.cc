@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "evidence/transcript.h"
+#include "gate/state_dir.h"
 #include "unit/gate/agent_test_util.h"
 
 namespace causegate::gate {
@@ -40,7 +41,7 @@ TEST_CASE("session log: events read back as one turn with feedback") {
     REQUIRE(AppendToSessionLog(r).ok());
   }
   evidence::LastTurn last;
-  REQUIRE(evidence::ReadLastTurn(SessionLogPath(Agent::kCursor, "conv-1", ""), evidence::SessionKind::kMain, &last)
+  REQUIRE(evidence::ReadLastTurn(SessionLogPath(StateDir(), Agent::kCursor, "conv-1", ""), evidence::SessionKind::kMain, &last)
               .ok());
   const evidence::Turn& t = last.turn;
   CHECK(t.prompt == testing::kPrompt);
@@ -60,18 +61,18 @@ TEST_CASE("session log: events read back as one turn with feedback") {
 
 TEST_CASE("session log: keyed by session, or by working folder without one") {
   testing::StateScope state;
-  const std::string by_session = SessionLogPath(Agent::kCopilot, "01HW", "/w");
+  const std::string by_session = SessionLogPath(StateDir(), Agent::kCopilot, "01HW", "/w");
   CHECK(by_session == state.dir().path() + "/causegate/sessions/copilot/01HW.jsonl");
-  const std::string by_cwd = SessionLogPath(Agent::kCopilot, "", "/w");
+  const std::string by_cwd = SessionLogPath(StateDir(), Agent::kCopilot, "", "/w");
   CHECK(by_cwd.find("/sessions/copilot/cwd-") != std::string::npos);
-  CHECK(by_cwd != SessionLogPath(Agent::kCopilot, "", "/other"));
+  CHECK(by_cwd != SessionLogPath(StateDir(), Agent::kCopilot, "", "/other"));
 }
 
 TEST_CASE("session log: a log at its size limit is cut back to its last prompt") {
   testing::StateScope state;
   using K = ObservedEvent::Kind;
   REQUIRE(AppendToSessionLog(Observed(K::kPrompt, "first")).ok());
-  const std::string path = SessionLogPath(Agent::kCursor, "conv-1", "");
+  const std::string path = SessionLogPath(StateDir(), Agent::kCursor, "conv-1", "");
   {
     // Grow the log to the limit cheaply: a sparse tail of blank bytes.
     const int fd = open(path.c_str(), O_WRONLY);

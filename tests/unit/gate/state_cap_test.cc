@@ -84,7 +84,7 @@ TEST_CASE("state cap: a session log append evicts other conversations past the t
   CHECK_FALSE(fs::exists(state + "/sessions/cursor/old-0.jsonl"));
   CHECK(fs::exists(state + "/sessions/cursor/old-1.jsonl"));
   CHECK(fs::exists(state + "/sessions/cursor/old-3.jsonl"));
-  CHECK(fs::exists(SessionLogPath(Agent::kCursor, "new-conversation", "")));
+  CHECK(fs::exists(SessionLogPath(StateDir(), Agent::kCursor, "new-conversation", "")));
 }
 
 }  // namespace
