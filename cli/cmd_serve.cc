@@ -34,6 +34,7 @@ Status BuildConfig(const CLI::App& cmd, const ServeArgs& args, const Common& com
   if (given("--port-file")) config->port_file = args.port_file;
   if (given("--max-blocks")) config->max_blocks = args.max_blocks;
   if (given("--agent")) config->agent = args.agent;
+  if (given("--state-dir")) config->state_dir = args.state_dir;
   return Status::Ok();
 }
 

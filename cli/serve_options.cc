@@ -21,6 +21,10 @@ CLI::App* AddServeSubcommand(CLI::App& app, ServeArgs* args) {
   cmd->add_option("--port-file", args->port_file, "Write HOST:PORT to FILE once listening");
   AddMaxBlocksOption(cmd, &args->max_blocks, "Blocks per turn before an unproven turn is let through");
   cmd->add_option("--agent", args->agent, "Hook protocol to speak on /hook (default auto)");
+  cmd->add_option("--state-dir", args->state_dir,
+                  "Folder of the per-session state (loop counters, Cursor and Copilot session logs); replicas "
+                  "behind one load balancer share it (default $XDG_STATE_HOME/causegate)")
+      ->type_name("DIR");
   return cmd;
 }
 

@@ -24,6 +24,7 @@ struct ServeArgs {
   std::string port_file;
   int max_blocks = 2;
   std::string agent;
+  std::string state_dir;
 };
 
 // Adds the `serve` subcommand with its flags bound to *args.

@@ -107,6 +107,10 @@ const std::map<std::string, Setter>& Setters() {
       {"port_file", [](const json& v, ServerConfig* c) { return String(v, &c->port_file); }},
       {"max_blocks", [](const json& v, ServerConfig* c) { return Number(v, 0, 100, &c->max_blocks); }},
       {"agent", [](const json& v, ServerConfig* c) { return String(v, &c->agent); }},
+      {"state_dir", [](const json& v, ServerConfig* c) {
+         if (Status s = String(v, &c->state_dir); !s.ok()) return s;
+         return c->state_dir.empty() ? Status::Error("must name a folder") : Status::Ok();
+       }},
   };
   return kSetters;
 }

@@ -61,6 +61,8 @@ struct ServerConfig {
   std::string port_file;           // "host:port\n" written once bound
   int max_blocks = 2;              // loop policy, as `causegate hook --max-blocks`
   std::string agent = "auto";      // hook protocol, as `causegate hook --agent`
+  std::string state_dir;           // per-session state (gate/state_dir.h); "" = the hook's,
+                                   // $XDG_STATE_HOME/causegate or ~/.local/state/causegate
 };
 
 // Parses a config file's text over *config (keys absent keep their value).

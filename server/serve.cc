@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -23,6 +24,7 @@
 
 #include "evidence/fold_cache.h"
 #include "gate/hook_input.h"
+#include "gate/state_dir.h"
 #include "server/audit_log.h"
 #include "server/http_server.h"
 #include "server/metrics.h"
@@ -156,6 +158,25 @@ class SignalThread {
   std::thread thread_;
 };
 
+// The folder of the per-session state: the configured one made absolute
+// and created now, so that a folder the daemon cannot use stops the start;
+// else the hook's default, which a missing HOME leaves unset (the counters
+// and session logs are then not kept, as for the hook).
+Status ResolveStateDir(const ServerConfig& config, std::string* out) {
+  if (config.state_dir.empty()) {
+    *out = gate::StateDir();
+    if (out->empty()) spdlog::warn("no state folder (XDG_STATE_HOME and HOME unset): loop counters are not kept");
+    return Status::Ok();
+  }
+  std::error_code ec;
+  *out = std::filesystem::absolute(config.state_dir, ec).lexically_normal().string();
+  if (ec) return Status::Error("state_dir: " + config.state_dir + ": " + ec.message());
+  while (out->size() > 1 && out->back() == '/') out->pop_back();
+  if (Status s = gate::EnsureDir(*out); !s.ok()) return s.Within("state_dir");
+  if (access(out->c_str(), W_OK | X_OK) != 0) return Status::Error("state_dir: " + *out + ": not writable");
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status Serve(const ServerConfig& config) {
@@ -165,6 +186,8 @@ Status Serve(const ServerConfig& config) {
   if (Status s = ValidateServerConfig(config, token); !s.ok()) return s;
   gate::Agent agent = gate::Agent::kAuto;
   if (!gate::ParseAgentName(config.agent, &agent)) return Status::Error("agent: unknown \"" + config.agent + "\"");
+  std::string state_dir;
+  if (Status s = ResolveStateDir(config, &state_dir); !s.ok()) return s;
 
   // A daemon judges the same sessions' tool output at stop after stop.
   evidence::EnableFoldCache(evidence::FoldCacheBytesFromEnvironment());
@@ -193,6 +216,7 @@ Status Serve(const ServerConfig& config) {
   ServiceOptions service_options;
   service_options.agent = agent;
   service_options.gate.loop.max_blocks = config.max_blocks;
+  service_options.gate.state_dir = state_dir;
   Service service(service_options, &store, roots, &metrics, audit.get());
 
   HttpOptions http_options;
@@ -221,6 +245,7 @@ Status Serve(const ServerConfig& config) {
                rules->rules().size(), rules->packs().size(), config.threads,
                token.empty() ? "no token" : "bearer token required");
   for (const auto& root : roots.roots()) spdlog::debug("transcript root: {}", root.string());
+  if (!state_dir.empty()) spdlog::info("session state in {}", state_dir);
 
   Status result;
   {

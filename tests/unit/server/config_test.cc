@@ -18,7 +18,8 @@ TEST_CASE("config file: every key is read and checked", "[server][config]") {
     "roots": ["/srv/sessions", "~/.claude/projects"], "threads": 4, "max_queued_connections": 8,
     "max_body_bytes": 65536, "max_header_bytes": 4096, "read_timeout_ms": 1500,
     "write_timeout_ms": 2500, "keep_alive_timeout_s": 2, "keep_alive_max_requests": 50,
-    "reload_poll_ms": 0, "port_file": "/run/cg.port", "max_blocks": 3, "agent": "claude-code"
+    "reload_poll_ms": 0, "port_file": "/run/cg.port", "max_blocks": 3, "agent": "claude-code",
+    "state_dir": "/srv/causegate/state"
   })", "c.json", &c);
   REQUIRE(s.ok());
   CHECK(c.host == "::1");
@@ -43,6 +44,7 @@ TEST_CASE("config file: every key is read and checked", "[server][config]") {
   CHECK(c.port_file == "/run/cg.port");
   CHECK(c.max_blocks == 3);
   CHECK(c.agent == "claude-code");
+  CHECK(c.state_dir == "/srv/causegate/state");
 }
 
 TEST_CASE("config file: absent keys keep their value", "[server][config]") {
@@ -70,6 +72,7 @@ TEST_CASE("config file: errors name the key and leave the config alone", "[serve
       {R"({"roots": [""]})", "c.json: \"roots\": must be an array of folder names"},
       {R"({"listen": "8787"})", "c.json: \"listen\": listen: \"8787\" is not HOST:PORT"},
       {R"({"max_body_bytes": 10})", "c.json: \"max_body_bytes\": must be between 1024 and 1073741824"},
+      {R"({"state_dir": ""})", "c.json: \"state_dir\": must name a folder"},
   };
   for (const Case& c : cases) {
     INFO(c.text);
