@@ -6,8 +6,9 @@ requests alternate between them exactly as one daemon answers it alone.
 - Codex (no cap of its own): the agent stops again and again with the same
   unsupported claim until the loop policy lets it through; every answer and
   every audit block number match one daemon's.
-- Cursor: the session log its observe-only events build, written by one
-  replica and read by the other.
+- Cursor and Copilot: the session log their observe-only events build,
+  written by one replica and read by the other, through two blocks to the
+  stop let through.
 - Concurrency: stops of one session sent to both replicas at once count
   1, 2, ..., N with none lost and none twice (the counter's lock,
   gate/state_lock.h).
@@ -69,10 +70,11 @@ def answers(route, payloads):
     return out
 
 
-def codex_stops(session, count):
-    """The agent's stops in one turn: after the first it continues from a
-    block, as Codex reports with stop_hook_active."""
-    return [dict(session, stop_hook_active=i > 0) for i in range(count)]
+def codex_stops(session, count, continuing):
+    """The agent's stops in one turn; continuing: after the first it says it
+    continues from a block (stop_hook_active), else it never says so, as
+    Gemini before its PR #20439, and the counter alone bounds the loop."""
+    return [dict(session, stop_hook_active=continuing and i > 0) for i in range(count)]
 
 
 def actions(replies):
@@ -84,29 +86,37 @@ def actions(replies):
     return [action(body) for _, body in replies]
 
 
-def test_codex_loop(c, solo, pair, split, root, audits):
-    session = codex_session(root, "codex-loop")
-    stops = codex_stops(session, 6)
-    alone = answers([solo], stops)
-    together = answers(pair, stops)
-    # Policy at max_blocks 2: block, block, let through unproven. The turn's
-    # counter is then gone, and stop_hook_active alone counts one block, so
-    # each later stop is a second block or let through, in turn.
-    expected = ["block", "block", "allow-unproven", "block", "allow-unproven", "block"]
-    c.check(actions(alone) == expected, "codex, one daemon: %s" % actions(alone))
-    c.check(all(status == 200 for status, _ in together), "codex replicas: statuses %s" % [s for s, _ in together])
-    c.check(together == alone, "codex: the replicas' answers differ from one daemon's: %s" % actions(together))
-    solo_blocks = audit_blocks(audits["solo"], "codex-loop")
-    c.check(solo_blocks == [1, 2, 2, 2], "codex, one daemon's block numbers: %s" % solo_blocks)
-    # Stops 1, 3, 5 went to a, 2, 4, 6 to b: the first block was a's, the second b's.
-    c.check(audit_blocks(audits["a"], "codex-loop") == [1] and audit_blocks(audits["b"], "codex-loop") == [2, 2, 2],
-            "codex replicas' block numbers: a %s, b %s" % (audit_blocks(audits["a"], "codex-loop"),
-                                                          audit_blocks(audits["b"], "codex-loop")))
+# Six stops of one Codex turn at max_blocks 2, with and without
+# stop_hook_active: the actions, one daemon's block numbers, and the block
+# numbers of replica a (stops 1, 3, 5) and b (stops 2, 4, 6).
+CODEX_LOOPS = [
+    # The counter goes with the stop let through, and stop_hook_active alone
+    # counts one block, so each later stop is a second block or let through.
+    ("codex-continuing", True, ["block", "block", "allow-unproven", "block", "allow-unproven", "block"],
+     [1, 2, 2, 2], [1], [2, 2, 2]),
+    # Without the flag the counter starts over after each stop let through.
+    ("codex-flagless", False, ["block", "block", "allow-unproven", "block", "block", "allow-unproven"],
+     [1, 2, 1, 2], [1, 2], [2, 1]),
+]
 
-    # The control: a folder each, and the loop runs longer than the policy allows.
-    apart = answers(split, stops)
-    print("  codex, 6 stops: one daemon %s; replicas with a folder each %s" % (actions(alone), actions(apart)))
-    c.check(apart != alone, "codex: replicas with a folder each answered as one daemon (the test cannot fail)")
+
+def test_codex_loop(c, solo, pair, split, root, audits):
+    for name, continuing, expected, solo_expected, a_expected, b_expected in CODEX_LOOPS:
+        stops = codex_stops(codex_session(root, name), 6, continuing)
+        alone = answers([solo], stops)
+        together = answers(pair, stops)
+        c.check(actions(alone) == expected, "%s, one daemon: %s" % (name, actions(alone)))
+        c.check(all(status == 200 for status, _ in together), "%s replicas: statuses %s" % (
+            name, [s for s, _ in together]))
+        c.check(together == alone, "%s: the replicas' answers differ from one daemon's: %s" % (
+            name, actions(together)))
+        got = {who: audit_blocks(audits[who], name) for who in ("solo", "a", "b")}
+        c.check(got == {"solo": solo_expected, "a": a_expected, "b": b_expected}, "%s block numbers: %s" % (name, got))
+
+        # The control: a folder each, and the loop runs longer than the policy allows.
+        apart = answers(split, stops)
+        print("  %s, 6 stops: one daemon %s; replicas with a folder each %s" % (name, actions(alone), actions(apart)))
+        c.check(apart != alone, "%s: replicas with a folder each answered as one daemon (the test cannot fail)" % name)
 
 
 def cursor_event(conversation, event, **fields):
@@ -150,6 +160,69 @@ def test_cursor_session_log(c, solo, pair, split, state_dir):
             "cursor: the session log is in the shared folder")
     apart = cursor_conversation(split, "conv-1")
     c.check(apart != alone, "cursor: replicas with a folder each answered as one daemon")
+
+
+def copilot_event(kind, data):
+    return json.dumps({"type": kind, "data": data, "id": "e", "timestamp": "2026-03-01T10:00:00.000Z",
+                       "parentId": None})
+
+
+def copilot_session(route, root, folder, name="copilot-1"):
+    """A Copilot CLI turn whose answer keeps the unsupported claim: the
+    observe-only events fill the session log, the session file (written
+    here, as Copilot writes it) holds the answers and the reasons it
+    submitted after each block. Each request to the next daemon of route;
+    returns every answer, in order."""
+    events = os.path.join(root, folder, "events.jsonl")
+    os.makedirs(os.path.dirname(events), exist_ok=True)
+
+    def append(*lines):
+        with open(events, "a") as f:
+            f.write("".join(line + "\n" for line in lines))
+
+    def answer(i):
+        return copilot_event("assistant.message", {"messageId": "m%d" % i, "content": UNSUPPORTED,
+                                                   "toolRequests": []})
+
+    append(copilot_event("session.start", {"sessionId": name, "version": 1, "producer": "copilot-agent"}),
+           copilot_event("user.message", {"content": PROMPT, "attachments": []}),
+           copilot_event("assistant.message", {"messageId": "m0", "content": "", "toolRequests": [
+               {"toolCallId": "c1", "name": "bash", "arguments": {"command": "dmesg | tail -3"}}]}),
+           copilot_event("tool.execution_complete", {"toolCallId": "c1", "success": True}),
+           answer(1))
+    base = {"timestamp": 1704614750000, "cwd": "/w", "sessionId": name}
+    sent = []
+
+    def send(doc):
+        status, headers, body = route[len(sent) % len(route)].request("POST", "/hook", json.dumps(doc))
+        sent.append((status, body, headers.get("causegate-fail-open", "")))
+        return body
+
+    send(dict(base, prompt=PROMPT))
+    send(dict(base, toolName="bash", toolArgs={"command": "dmesg | tail -3"},
+              toolResult={"resultType": "success", "textResultForLlm": OOM}))
+    for i in range(3):
+        body = send(dict(base, transcriptPath=events, stopReason="end_turn", stopHookActive=i > 0))
+        if not body:
+            break
+        # Copilot submits the reason as the next prompt, then answers again.
+        reason = json.loads(body)["reason"]
+        send(dict(base, prompt=reason))
+        append(copilot_event("user.message", {"content": reason}), answer(i + 2))
+    return sent
+
+
+def test_copilot_session_log(c, solo, pair, split, root, state_dir):
+    alone = copilot_session([solo], root, "copilot-alone")
+    together = copilot_session(pair, root, "copilot-pair")
+    blocks = [body for _, body, _ in alone if body.startswith(b'{"decision":"block"')]
+    c.check(len(blocks) == 2 and alone[-1] == (200, b"", ""), "copilot, one daemon: two blocks, then let through: %s"
+            % alone)
+    c.check(together == alone, "copilot: the replicas' answers differ from one daemon's:\n%r\n%r" % (together, alone))
+    c.check(os.path.exists(os.path.join(state_dir, "sessions", "copilot", "copilot-1.jsonl")),
+            "copilot: the session log is in the shared folder")
+    apart = copilot_session(split, root, "copilot-apart")
+    c.check(apart != alone, "copilot: replicas with a folder each answered as one daemon")
 
 
 def test_concurrent_stops(c, pair, root, audits, count=40):
@@ -229,6 +302,7 @@ def main():
         daemons.append(d_apart)
         test_codex_loop(c, solo, [a, b], [c_apart, d_apart], root, audits)
         test_cursor_session_log(c, solo, [a, b], [c_apart, d_apart], shared)
+        test_copilot_session_log(c, solo, [a, b], [c_apart, d_apart], root, shared)
 
         burst = os.path.join(work, "burst-state")
         burst_pair = [start("burst-a", ["--state-dir", burst], audits["burst-a"], ["--max-blocks", "100"]),
