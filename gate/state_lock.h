@@ -14,7 +14,8 @@
 // flock locks an open file description, so two threads of one daemon
 // exclude each other like two processes do. On NFS the Linux client maps
 // flock to the server's byte-range locks (NFSv4, or v3 with lockd), unless
-// the folder is mounted with local_lock=flock or nolock. Waiting is bounded
+// the folder is mounted with local_lock=flock or nolock (untested here:
+// the tests share a folder on one host). Waiting is bounded
 // (kStateLockWait): a lock not had in time is an error, and the caller goes
 // on without it rather than hold the agent's stop.
 // Tests: tests/unit/gate/state_lock_test.cc; tests/e2e/serve_replicas.py.

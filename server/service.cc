@@ -182,7 +182,9 @@ Reply Service::Health() const {
                {"uptime_seconds", UptimeSeconds()},
                {"rules_dir", rules_->dir()},
                {"rules", rules ? rules->rules().size() : 0},
-               {"packs", rules ? PacksJson(*rules) : json::array()}};
+               {"packs", rules ? PacksJson(*rules) : json::array()},
+               // Replicas behind one balancer can be checked for one folder.
+               {"state_dir", options_.gate.state_dir.empty() ? json(nullptr) : json(options_.gate.state_dir)}};
   {
     std::lock_guard<std::mutex> lock(reload_mu_);
     body["last_reload_error"] = last_reload_error_.empty() ? json(nullptr) : json(last_reload_error_);

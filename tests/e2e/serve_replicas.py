@@ -300,6 +300,8 @@ def main():
         daemons.append(c_apart)
         d_apart = start("d", ["--state-dir", os.path.join(work, "d-state")], os.path.join(work, "d.audit.jsonl"))
         daemons.append(d_apart)
+        health = [d.json("GET", "/healthz")[1]["state_dir"] for d in (a, b, solo)]
+        c.check(health[0] == health[1] == shared and health[2] != shared, "healthz state_dir: %s" % health)
         test_codex_loop(c, solo, [a, b], [c_apart, d_apart], root, audits)
         test_cursor_session_log(c, solo, [a, b], [c_apart, d_apart], shared)
         test_copilot_session_log(c, solo, [a, b], [c_apart, d_apart], root, shared)

@@ -178,6 +178,15 @@ TEST_CASE("POST /v1/judge returns the verdict and the outcome", "[server][servic
   CHECK(metrics.find("causegate_claims_total{finding=\"supported\"} 2") != std::string::npos);
 }
 
+TEST_CASE("healthz: the state folder the daemon judges with", "[server][service]") {
+  Fixture f;
+  CHECK(json::parse(f.service->Health().body)["state_dir"].is_null());
+  ServiceOptions options;
+  options.gate.state_dir = f.dir.File("state");
+  const Service named(options, &f.store, PathRoots({f.root}, ""), &f.metrics, nullptr);
+  CHECK(json::parse(named.Health().body)["state_dir"] == f.dir.File("state"));
+}
+
 TEST_CASE("reload: a bad pack is refused and counted; the rules stay", "[server][service]") {
   Fixture f;
   const auto before = f.store.Current();
