@@ -303,7 +303,8 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
   // the ORM" is identification and copula-cause at once, one assertion, and
   // summing the views let three of them outweigh the hedge of "This
   // suggests the issue is in the ORM".
-  int forms = 0;
+  // Forms are counted by tag: en and zh both tag an arrow chain
+  // form.arrow-chain, and one chain matched by both is one form.
   for (const int r : clause_hits.rules) {
     const Rule& rule = rules.rule(r);
     if (rule.kind != RuleKind::kFeature || IsReadElsewhere(rule) || IsTrait(rule)) continue;
@@ -313,12 +314,14 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
     }
     if (rule.tag == kForceExemptTag) out.overruled = "forced exempt (" + rule.id + ")";
     if (IsClaimForm(rule)) {
-      if (forms++ > 0) continue;
+      if (feature_rule >= 0) {
+        if (rule.tag != rules.rule(feature_rule).tag) Add(&out.features, "forms:2+", scorer);
+        continue;
+      }
       feature_rule = r;
     }
     Add(&out.features, "feature:" + rule.tag, scorer);
   }
-  if (forms > 1) Add(&out.features, "forms:2+", scorer);
   for (const int r : trait_hits.rules) {
     if (IsTrait(rules.rule(r))) Add(&out.features, "feature:" + rules.rule(r).tag, scorer);
   }

@@ -64,6 +64,11 @@ TEST_CASE("Scorer: several claim forms in one clause weigh as one, so they canno
   CHECK_FALSE(hedged.claim);
   // The same identification asserted is a claim.
   CHECK(Score("The issue is in the query planner: the join code drops the index hint.").claim);
+  // One form matched by two packs' rules (en and zh both tag an arrow
+  // chain form.arrow-chain) is one form.
+  const ClaimScore chain = Score("请求链路：网关 → 鉴权服务 → 订单服务，最后写入数据库。");
+  CHECK(HasFeature(chain, "feature:form.arrow-chain"));
+  CHECK_FALSE(HasFeature(chain, "forms:2+"));
 }
 
 TEST_CASE("Scorer: hard rules outside the weights") {
