@@ -4,6 +4,8 @@
 // bounds what one pattern can cost.
 #include "rules/rule_set.h"
 
+#include "rules/required_literals.h"
+
 #include <re2/re2.h>
 #include <re2/set.h>
 #include <spdlog/spdlog.h>
@@ -14,12 +16,25 @@
 
 namespace causegate::rules {
 
-// The rules of one target and script, as one RE2::Set.
-struct RuleSet::Slot {
+// Some rules of one slot, as one RE2::Set.
+struct RuleSet::Chunk {
   std::vector<int> rules;  // set index -> rule index
   std::unique_ptr<re2::RE2::Set> set;
-  std::once_flag compiled;
-  bool ok = true;  // false: over its memory budget (lazy mode only)
+  bool ok = true;  // false: does not compile (lazy mode only)
+};
+
+// The rules of one target and script. Eager: one chunk of them all,
+// compiled at load. Lazy: the chunks that texts needed, each made of the
+// rules a text could match (LiteralFilter) that no earlier chunk holds, so
+// no rule is parsed or compiled before a text needs it, nor twice.
+struct RuleSet::Slot {
+  std::vector<int> rules;  // slot index -> rule index
+  int64_t max_mem = 0;     // RE2 budget of each set, sized for all the rules
+  bool lazy = false;
+  LiteralFilter filter;  // lazy: by slot index, what a text must hold
+  std::mutex mutex;      // lazy: guards chunks and chunk_of while they grow
+  std::vector<std::unique_ptr<Chunk>> chunks;
+  std::vector<int> chunk_of;  // lazy: slot index -> chunk, -1 until needed
 };
 
 struct RuleSet::Compiled {
@@ -112,11 +127,22 @@ Status RuleSet::Compile(std::vector<Pack> packs, const CompileOptions& options,
   for (auto& by_script : c.slots) {
     for (Slot& slot : by_script) {
       if (slot.rules.empty()) continue;
-      if (Status s = set->AddPatterns(options, &slot); !s.ok()) return s;
-      if (options.lazy) continue;
-      Status compiled = Status::Ok();
-      std::call_once(slot.compiled, [&] { compiled = set->CompileSlot(&slot); });
-      if (!compiled.ok()) return compiled;
+      // The budget grows with the number of rules, so a big pack is not
+      // refused for its size alone; one rule still gets max_mem_per_rule.
+      // A lazy slot's sets each get the whole slot's budget: memory is
+      // taken as used, and a set of fewer rules then never has less room
+      // than the one set of all of them would.
+      slot.max_mem = std::min<int64_t>(options.max_mem_per_rule * static_cast<int64_t>(slot.rules.size()),
+                                       int64_t{256} << 20);
+      slot.lazy = options.lazy;
+      if (options.lazy) {
+        if (Status s = set->PrepareLazy(&slot); !s.ok()) return s;
+        continue;
+      }
+      auto chunk = std::make_unique<Chunk>();
+      chunk->rules = slot.rules;
+      if (Status s = set->CompileChunk(slot, chunk.get()); !s.ok()) return s;
+      slot.chunks.push_back(std::move(chunk));
     }
   }
   set->packs_ = std::move(packs);
@@ -124,27 +150,40 @@ Status RuleSet::Compile(std::vector<Pack> packs, const CompileOptions& options,
   return Status::Ok();
 }
 
-Status RuleSet::AddPatterns(const CompileOptions& limits, Slot* slot) const {
-  // The budget grows with the number of rules, so a big pack is not
-  // refused for its size alone; one rule still gets max_mem_per_rule.
-  re2::RE2::Options set_options = compiled_->options;
-  set_options.set_max_mem(std::min<int64_t>(limits.max_mem_per_rule * static_cast<int64_t>(slot->rules.size()),
-                                            int64_t{256} << 20));
-  slot->set = std::make_unique<re2::RE2::Set>(set_options, re2::RE2::UNANCHORED);
+Status RuleSet::PrepareLazy(Slot* slot) const {
+  slot->chunk_of.assign(slot->rules.size(), -1);
+  // Built-in patterns are parsed by the build's own tests (`rules lint`);
+  // any other pack's are parsed here, so its syntax errors still surface
+  // at load, not at the first text that needs the rule.
+  std::unique_ptr<re2::RE2::Set> syntax;
   for (const int r : slot->rules) {
     const Rule& rule = rules_[static_cast<std::size_t>(r)];
+    slot->filter.Add(rule.pattern);
+    if (IsBuiltinFile(rule.file)) continue;
+    if (!syntax) syntax = std::make_unique<re2::RE2::Set>(compiled_->options, re2::RE2::UNANCHORED);
     std::string error;
-    // Add parses the pattern: syntax errors are caught here, per rule.
-    if (slot->set->Add(rule.pattern, &error) < 0) return PatternProblem(rule, error);
+    if (syntax->Add(rule.pattern, &error) < 0) return PatternProblem(rule, error);
   }
   return Status::Ok();
 }
 
-Status RuleSet::CompileSlot(Slot* slot) const {
-  if (slot->set->Compile()) return Status::Ok();
-  slot->ok = false;
+Status RuleSet::CompileChunk(const Slot& slot, Chunk* chunk) const {
+  re2::RE2::Options set_options = compiled_->options;
+  set_options.set_max_mem(slot.max_mem);
+  chunk->set = std::make_unique<re2::RE2::Set>(set_options, re2::RE2::UNANCHORED);
+  for (const int r : chunk->rules) {
+    const Rule& rule = rules_[static_cast<std::size_t>(r)];
+    std::string error;
+    // Add parses the pattern: syntax errors are caught here, per rule.
+    if (chunk->set->Add(rule.pattern, &error) < 0) {
+      chunk->ok = false;
+      return PatternProblem(rule, error);
+    }
+  }
+  if (chunk->set->Compile()) return Status::Ok();
+  chunk->ok = false;
   // Name the rule that does not fit its own budget, if one does not.
-  for (const int r : slot->rules) {
+  for (const int r : chunk->rules) {
     const Rule& rule = rules_[static_cast<std::size_t>(r)];
     re2::RE2 alone(rule.pattern, compiled_->options);
     if (!alone.ok()) return PatternProblem(rule, alone.error());
@@ -153,22 +192,51 @@ Status RuleSet::CompileSlot(Slot* slot) const {
                        "split or simplify the largest patterns");
 }
 
+void RuleSet::ChunksFor(Slot& slot, std::string_view text, std::vector<const Chunk*>* out) const {
+  out->clear();
+  if (!slot.lazy) {
+    for (const auto& chunk : slot.chunks) out->push_back(chunk.get());
+    return;
+  }
+  std::vector<int> candidates;
+  slot.filter.Candidates(text, &candidates);
+  if (candidates.empty()) return;
+  const std::lock_guard<std::mutex> lock(slot.mutex);
+  std::vector<int> missing;
+  for (const int c : candidates) {
+    if (slot.chunk_of[static_cast<std::size_t>(c)] < 0) missing.push_back(c);
+  }
+  if (!missing.empty()) {
+    auto chunk = std::make_unique<Chunk>();
+    for (const int c : missing) chunk->rules.push_back(slot.rules[static_cast<std::size_t>(c)]);
+    // The gate fails open on these rules and says why, once.
+    if (Status s = CompileChunk(slot, chunk.get()); !s.ok()) spdlog::error("{}", s.message());
+    const int index = static_cast<int>(slot.chunks.size());
+    for (const int c : missing) slot.chunk_of[static_cast<std::size_t>(c)] = index;
+    slot.chunks.push_back(std::move(chunk));
+  }
+  std::vector<int> needed;
+  for (const int c : candidates) needed.push_back(slot.chunk_of[static_cast<std::size_t>(c)]);
+  std::sort(needed.begin(), needed.end());
+  needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+  for (const int index : needed) out->push_back(slot.chunks[static_cast<std::size_t>(index)].get());
+}
+
 Hits RuleSet::Match(Target target, std::string_view text) const {
   Hits hits;
   auto& by_script = compiled_->slots[static_cast<std::size_t>(target)];
   std::vector<int> matched;
+  std::vector<const Chunk*> chunks;
   for (std::size_t script : {kAnyScript, kCjkScript}) {
     Slot& slot = by_script[script];
-    if (!slot.set || (script == kCjkScript && !MayHaveCjk(text))) continue;
-    std::call_once(slot.compiled, [&] {
-      // Only reached in lazy mode (eager compiles at load); the gate fails
-      // open on these rules and says why, once.
-      if (Status s = CompileSlot(&slot); !s.ok()) spdlog::error("{}", s.message());
-    });
-    if (!slot.ok) continue;
-    matched.clear();
-    if (!slot.set->Match(re2::StringPiece(text.data(), text.size()), &matched)) continue;
-    for (const int m : matched) hits.rules.push_back(slot.rules[static_cast<std::size_t>(m)]);
+    if (slot.rules.empty() || (script == kCjkScript && !MayHaveCjk(text))) continue;
+    ChunksFor(slot, text, &chunks);
+    for (const Chunk* chunk : chunks) {
+      if (!chunk->ok) continue;
+      matched.clear();
+      if (!chunk->set->Match(re2::StringPiece(text.data(), text.size()), &matched)) continue;
+      for (const int m : matched) hits.rules.push_back(chunk->rules[static_cast<std::size_t>(m)]);
+    }
   }
   std::sort(hits.rules.begin(), hits.rules.end());
   for (const int r : hits.rules) {

@@ -46,11 +46,16 @@ struct CompileOptions {
   int64_t max_mem_per_rule = 2 << 20;
   // At most this many rules across all packs.
   std::size_t max_rules = 20000;
-  // Compile each RE2::Set on its first Match instead of at load. Patterns
-  // are still parsed at load, so syntax errors surface there; a set that
-  // exceeds its memory budget is logged at first use and matches nothing.
-  // For one-shot callers (the hook) that use only some sets: compiling is
-  // most of a hook call's cost. Lint, serve and check compile eagerly.
+  // Compile a rule only when a text of its target first contains its
+  // required literals (rules/required_literals.h), instead of every rule
+  // at load: the rules a text needs that no earlier set holds become one
+  // more RE2::Set. A rule that cannot match a text is never in a set
+  // matched against it, so hits are those of the eager sets. Built-in
+  // patterns are parsed then too (the build's tests parse them); other
+  // packs' are parsed at load, so their syntax errors surface there. A
+  // set that does not compile is logged at its first use and its rules
+  // match nothing. For one-shot callers (the hook): compiling is most of
+  // a hook call's cost. Lint, serve and check compile eagerly.
   bool lazy = false;
 };
 
@@ -88,9 +93,15 @@ class RuleSet {
   RuleSet();
   struct Compiled;
   struct Slot;
-  // Parses the slot's patterns into its set; compiles the set.
-  Status AddPatterns(const CompileOptions& limits, Slot* slot) const;
-  Status CompileSlot(Slot* slot) const;
+  struct Chunk;  // one RE2::Set of some of a slot's rules
+  // Lazy mode: the slot's literal filter; other packs' syntax checked.
+  Status PrepareLazy(Slot* slot) const;
+  // Parses and compiles chunk's rules into its set; on failure chunk->ok
+  // is false and the status names the rule when one is to blame.
+  Status CompileChunk(const Slot& slot, Chunk* chunk) const;
+  // The sets to match text against: every set (eager), or those holding a
+  // rule text could match, compiling the rules no set holds yet (lazy).
+  void ChunksFor(Slot& slot, std::string_view text, std::vector<const Chunk*>* out) const;
   std::vector<Pack> packs_;  // rules moved out; metadata only
   std::vector<Rule> rules_;
   std::unique_ptr<Compiled> compiled_;
