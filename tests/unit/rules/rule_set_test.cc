@@ -97,3 +97,45 @@ TEST_CASE("The default rule set compiles") {
 
 }  // namespace
 }  // namespace causegate::rules
+
+namespace causegate::rules {
+namespace {
+
+TEST_CASE("Lazy rule sets give the eager sets' hits, text by text") {
+  // Lazy sets compile only the rules a text's literals allow, in sets
+  // grown as texts need them; hits must not depend on that.
+  std::shared_ptr<const RuleSet> eager;
+  std::shared_ptr<const RuleSet> lazy;
+  CompileOptions lazy_options;
+  lazy_options.lazy = true;
+  REQUIRE(LoadRuleSet("", &eager).ok());
+  REQUIRE(LoadRuleSet("", lazy_options, &lazy).ok());
+  std::vector<std::string> texts;
+  for (const Rule& rule : eager->rules()) {
+    texts.insert(texts.end(), rule.must_match.begin(), rule.must_match.end());
+    texts.insert(texts.end(), rule.must_not_match.begin(), rule.must_not_match.end());
+  }
+  texts.push_back("THE ROOT CAUSE WAS A \xE2\x84\xAAILLED WORKER");  // KELVIN SIGN
+  texts.push_back("");
+  for (const Target target : {Target::kSentence, Target::kPrompt, Target::kLine, Target::kCommand}) {
+    for (const std::string& text : texts) {
+      INFO(static_cast<int>(target) << ": " << text);
+      const Hits want = eager->Match(target, text);
+      const Hits got = lazy->Match(target, text);
+      CHECK(got.rules == want.rules);
+      CHECK(got.first == want.first);
+    }
+  }
+}
+
+TEST_CASE("Lazy rule sets still refuse a user pack's bad pattern at load") {
+  std::shared_ptr<const RuleSet> set;
+  CompileOptions options;
+  options.lazy = true;
+  const Status s = RuleSet::Compile({MakePack({{"t.ok", "fine"}, {"t.bad", "(unclosed"}})}, options, &set);
+  REQUIRE_FALSE(s.ok());
+  CHECK_THAT(s.message(), Catch::StartsWith("t.json:3: rule \"t.bad\": pattern: missing )"));
+}
+
+}  // namespace
+}  // namespace causegate::rules
