@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <exception>
+#include <memory>
+#include <optional>
 #include <filesystem>
 #include <system_error>
 #include <utility>
@@ -202,31 +204,40 @@ FileCheck CheckFile(const std::string& path, const rules::RuleSet& rules, const 
     out.file.not_judged = std::string(gate::kCompactionSummaryNote);
     return out;
   }
-  SessionHistory history(options.max_history_bytes);
+  std::shared_ptr<const evidence::TurnRereader> rereader;
+  std::optional<SessionHistory> history;  // made once the rereader is known, before the first turn
   Status failed = Status::Ok();
   int visited = 0;
-  const Status s = evidence::ForEachTurn(path, evidence::SessionKindOf(path, format), [&](const evidence::Turn& turn, int index) {
+  const auto judge = [&](const evidence::Turn& turn, int index, const evidence::TurnPlace& place) {
     ++visited;
     if (const std::string_view why = gate::NotJudgedReason(turn); !why.empty()) {
       out.file.not_judged = std::string(why);
       return false;
     }
+    if (!history) history.emplace(rereader, options.read_back_bytes);
     // Protocol tracking reads the newest turns whole when the prompt follows
     // up on them (rules::LoadDiagnosisTurns); the look-up only what can hold
     // a quote.
     const int whole = rules::FollowUpRule(rules, turn.prompt) >= 0 ? limits::kMaxStepTurnsBack : 0;
-    const std::unique_ptr<evidence::History> earlier = history.View(CitableFragments(turn.final_message), whole);
-    const rules::Verdict verdict = rules::JudgeTurn(turn, earlier.get(), rules);
-    const int prior = gate::PriorBlocks(turn, /*continuing=*/false);
-    const std::string& last_reason = turn.stop_feedback.empty() ? std::string() : turn.stop_feedback.back();
-    const rules::Outcome outcome = rules::Decide(verdict, rules, prior, last_reason, options.loop);
-    TurnRecord record;
-    failed = MakeRecord(path, format, index, turn, verdict, outcome, prior, rules, &record);
-    if (!failed.ok()) return false;
-    out.turns.push_back(std::move(record));
-    history.Push(turn);
+    {
+      const std::unique_ptr<evidence::History> earlier =
+          history->View(CitableFragments(turn.final_message), whole, place);
+      const rules::Verdict verdict = rules::JudgeTurn(turn, earlier.get(), rules);
+      // A turn read back and found changed makes every verdict suspect.
+      failed = history->status();
+      if (!failed.ok()) return false;
+      const int prior = gate::PriorBlocks(turn, /*continuing=*/false);
+      const std::string& last_reason = turn.stop_feedback.empty() ? std::string() : turn.stop_feedback.back();
+      const rules::Outcome outcome = rules::Decide(verdict, rules, prior, last_reason, options.loop);
+      TurnRecord record;
+      failed = MakeRecord(path, format, index, turn, verdict, outcome, prior, rules, &record);
+      if (!failed.ok()) return false;
+      out.turns.push_back(std::move(record));
+    }
+    history->Push(turn, place);
     return true;
-  });
+  };
+  const Status s = evidence::ForEachTurnAt(path, evidence::SessionKindOf(path, format), judge, &rereader);
   out.file.turns = static_cast<int>(out.turns.size());
   if (!failed.ok()) {
     out.file.error = failed.message();

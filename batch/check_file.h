@@ -3,7 +3,8 @@
 // before it as its history (batch/session_history.h), and the loop guard
 // is applied as the hook applies it, counting the gate's own "Stop hook
 // feedback" (or Codex <hook_prompt>) lines in the turn (gate::PriorBlocks).
-// One turn is in memory at a time, plus the bounded history.
+// One turn is in memory at a time, plus the history's places and filters;
+// earlier turns are read again from the file when a quote needs them.
 //
 // A Claude Code file named agent-*.jsonl is a subagent's own transcript and
 // is read as one (its task prompt is its prompt); every other file as a
@@ -17,6 +18,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -30,7 +32,9 @@ namespace causegate::batch {
 
 struct CheckOptions {
   rules::LoopPolicy loop;
-  std::size_t max_history_bytes = limits::kMaxEvidenceBytes;
+  // How far back from a turn's end its look-up reaches: the hook's bound
+  // (batch/session_history.h).
+  std::int64_t read_back_bytes = static_cast<std::int64_t>(limits::kMaxScanBackBytes);
 };
 
 struct FileCheck {

@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstring>
 #include <utility>
 
@@ -50,12 +49,10 @@ std::size_t CallBytes(const evidence::ToolCall& call) {
 
 }  // namespace
 
-GramFilter::GramFilter(std::size_t expected_bytes) {
-  // About 8 bits per kept gram: a made-up number is ruled out by the two or
-  // so kept grams that cover it, each a false positive 1 time in 9.
-  const std::size_t bits = std::bit_ceil(std::max<std::size_t>(4096, 2 * expected_bytes));
-  bits_.assign(bits / 64, 0);
-  shift_ = 64 - std::countr_zero(bits);
+GramFilter::GramFilter(std::uint64_t bits) {
+  bits = std::clamp<std::uint64_t>(bits, 4096, std::uint64_t{1} << 32);
+  bits_.assign((bits + 63) / 64, 0);
+  nbits_ = bits;
 }
 
 // byte -> projected byte (0: dropped), for ASCII.
@@ -144,37 +141,89 @@ std::string GramFilter::Project(std::string_view fragment) {
   return out;
 }
 
+// An earlier turn: where it is, its filter, and (without a rereader) the
+// turn itself. Immutable once pushed.
 struct SessionHistory::Kept {
-  evidence::PastTurn turn;
   int number = 0;
-  std::size_t bytes = 0;
-  std::unique_ptr<GramFilter> filter;
+  evidence::TurnPlace place;
+  std::size_t text_bytes = 0;  // TextBytes of the turn, to tell it again when read again
+  GramFilter filter;
+  std::shared_ptr<const evidence::PastTurn> turn;  // null when read again from the file
+
+  std::size_t bytes() const { return sizeof(Kept) + filter.bytes() + (turn != nullptr ? text_bytes : 0); }
 };
+
+namespace {
+
+std::size_t TextBytes(const std::string& prompt, const std::vector<evidence::ToolCall>& calls) {
+  std::size_t bytes = prompt.size();
+  for (const evidence::ToolCall& call : calls) bytes += CallBytes(call);
+  return bytes;
+}
+
+}  // namespace
 
 class SessionHistory::ViewImpl final : public evidence::History {
  public:
-  ViewImpl(SessionHistory* owner, std::vector<std::string> needles, bool filtered, int whole)
-      : owner_(owner), needles_(std::move(needles)), filtered_(filtered), whole_(whole), next_(owner->kept_.size()) {}
+  ViewImpl(SessionHistory* owner, std::vector<std::string> needles, bool filtered, int whole, int floor, int end)
+      : owner_(owner),
+        needles_(std::move(needles)),
+        filtered_(filtered),
+        whole_(whole),
+        floor_(floor),
+        next_(end),
+        end_(end) {}
+
+  ~ViewImpl() override {
+    const std::lock_guard<std::mutex> lock(owner_->views_mutex_);
+    owner_->view_floors_.erase(owner_->view_floors_.find(floor_));
+  }
 
   bool LoadOlder(evidence::PastTurn* out) override {
-    while (next_ > 0) {
-      Kept* kept = owner_->kept_[--next_].get();
-      const bool whole = owner_->next_number_ - kept->number <= whole_;
-      if (filtered_ && !whole && !Relevant(kept)) continue;
-      *out = kept->turn;
-      const int back = owner_->next_number_ - kept->number;
-      out->turns_back = back;
-      for (evidence::ToolCall& call : out->tool_calls) call.turns_back = back;
-      return true;
+    evidence::TurnPlace place;
+    std::size_t text_bytes = 0;
+    std::shared_ptr<const evidence::PastTurn> kept_turn;
+    {
+      const std::shared_lock<std::shared_mutex> lock(owner_->mutex_);
+      const Kept* found = nullptr;
+      while (next_ > floor_ && found == nullptr) {
+        const Kept& kept = *owner_->kept_[static_cast<std::size_t>(--next_ - owner_->first_number_)];
+        const bool whole = end_ - kept.number <= whole_;
+        if (!filtered_ || whole || Relevant(kept)) found = &kept;
+      }
+      if (found == nullptr) return false;
+      place = found->place;
+      text_bytes = found->text_bytes;
+      kept_turn = found->turn;
     }
-    return false;
+    if (kept_turn != nullptr) {
+      *out = *kept_turn;
+    } else {
+      evidence::Turn turn;
+      Status s = owner_->rereader_->Read(place, &turn);
+      if (s.ok() && TextBytes(turn.prompt, turn.tool_calls) != text_bytes) {
+        s = Status::Error(owner_->rereader_->path() + ": line " + std::to_string(place.line) +
+                          ": the turn read there differs from the one read before (was the file rewritten?)");
+      }
+      if (!s.ok()) {
+        owner_->Failed(s);
+        next_ = floor_;
+        return false;
+      }
+      ++owner_->rereads_;
+      out->prompt = std::move(turn.prompt);
+      out->tool_calls = std::move(turn.tool_calls);
+    }
+    const int back = end_ - next_;
+    out->turns_back = back;
+    for (evidence::ToolCall& call : out->tool_calls) call.turns_back = back;
+    return true;
   }
 
  private:
-  bool Relevant(Kept* kept) {
-    const GramFilter& filter = owner_->FilterOf(kept);
+  bool Relevant(const Kept& kept) const {
     for (const std::string& needle : needles_) {
-      if (filter.MayContain(needle)) return true;
+      if (kept.filter.MayContain(needle)) return true;
     }
     return false;
   }
@@ -183,55 +232,140 @@ class SessionHistory::ViewImpl final : public evidence::History {
   std::vector<std::string> needles_;
   bool filtered_;
   int whole_;
-  std::size_t next_;
+  int floor_;  // the oldest turn in reach
+  int next_;   // the turn after the next one to consider
+  int end_;    // the turn judged
 };
 
-SessionHistory::SessionHistory(std::size_t max_bytes) : max_bytes_(max_bytes) {}
-SessionHistory::~SessionHistory() = default;
+namespace {
 
-void SessionHistory::Push(const evidence::Turn& turn) {
-  auto kept = std::make_unique<Kept>();
-  kept->turn.prompt = turn.prompt;
-  kept->turn.tool_calls = turn.tool_calls;
-  kept->number = next_number_++;
-  kept->bytes = sizeof(Kept) + turn.prompt.size();
-  for (const evidence::ToolCall& call : turn.tool_calls) kept->bytes += CallBytes(call);
-  bytes_ += kept->bytes;
-  kept_.push_back(std::move(kept));
-  while (bytes_ > max_bytes_ && !kept_.empty()) {
-    bytes_ -= kept_.front()->bytes;
-    kept_.pop_front();
-    ++dropped_;
-  }
+// Filter bits per byte of a turn in the file: the budget spread over the
+// most file bytes one look-up can reach (the file, or the hook's reach).
+double FilterBitsPerByte(const evidence::TurnRereader* rereader, std::int64_t read_back_bytes) {
+  if (rereader == nullptr) return SessionHistory::kMaxFilterBitsPerByte;
+  const double reach =
+      static_cast<double>(std::max<std::int64_t>(1, std::min(rereader->file_bytes(), read_back_bytes)));
+  return std::min(SessionHistory::kMaxFilterBitsPerByte, 8.0 * SessionHistory::kFilterBudgetBytes / reach);
 }
 
-const GramFilter& SessionHistory::FilterOf(Kept* kept) {
-  if (kept->filter != nullptr) return *kept->filter;
+}  // namespace
+
+SessionHistory::SessionHistory(std::shared_ptr<const evidence::TurnRereader> rereader, std::int64_t read_back_bytes)
+    : rereader_(std::move(rereader)),
+      read_back_bytes_(read_back_bytes),
+      filter_bits_per_byte_(FilterBitsPerByte(rereader_.get(), read_back_bytes)) {}
+SessionHistory::~SessionHistory() = default;
+
+void SessionHistory::Push(const evidence::Turn& turn, const evidence::TurnPlace& place) {
+  auto kept = std::make_unique<Kept>();
+  kept->number = next_number_++;
+  kept->place = place;
+  kept->text_bytes = TextBytes(turn.prompt, turn.tool_calls);
   // Every text the citation look-up searches in an earlier turn
   // (evidence_index.cc): the prompt, and per call its output, the string
   // values of its input and its command. What the agent supplied is part
   // of those, so a turn that supplied a whole fragment is read too.
-  auto filter = std::make_unique<GramFilter>(kept->bytes);
-  filter->Add(kept->turn.prompt);
-  for (const evidence::ToolCall& call : kept->turn.tool_calls) {
-    filter->Add(call.output);
-    filter->Add(call.command);
-    filter->Add(evidence::ExtractToolInputText(call.name, call.input).all);
+  const bool in_memory = rereader_ == nullptr || place.end == 0;
+  const double sized_by = static_cast<double>(in_memory ? kept->text_bytes : place.end - place.begin);
+  kept->filter =
+      GramFilter(static_cast<std::uint64_t>(sized_by * (in_memory ? kMaxFilterBitsPerByte : filter_bits_per_byte_)));
+  kept->filter.Add(turn.prompt);
+  for (const evidence::ToolCall& call : turn.tool_calls) {
+    kept->filter.Add(call.output);
+    kept->filter.Add(call.command);
+    kept->filter.Add(evidence::ExtractToolInputText(call.name, call.input).all);
   }
-  kept->bytes += filter->bytes();
-  bytes_ += filter->bytes();
-  kept->filter = std::move(filter);
-  return *kept->filter;
+  if (in_memory) {
+    auto past = std::make_shared<evidence::PastTurn>();
+    past->prompt = turn.prompt;
+    past->tool_calls = turn.tool_calls;
+    kept->turn = std::move(past);
+  }
+  const std::size_t bytes = kept->bytes();
+  {
+    const std::unique_lock<std::shared_mutex> lock(mutex_);
+    kept_.push_back(std::move(kept));
+    bytes_ += bytes;
+  }
+  // No later turn ends before this one does.
+  if (place.end > 0) reach_from_ = place.end;
+  Forget();
 }
 
-std::unique_ptr<evidence::History> SessionHistory::View(const std::vector<std::string>& fragments, int whole) {
+namespace {
+
+// The hook, reading back from `end`, reaches a line that starts at `begin`
+// when it has read the '\n' before it, or the whole file, within read_back
+// bytes (line_reader.cc).
+bool InReach(const evidence::TurnPlace& earlier, std::int64_t end, std::int64_t read_back) {
+  if (earlier.end == 0 || end == 0) return true;  // no place: read whole
+  return end - earlier.begin < read_back || (earlier.begin == 0 && end <= read_back);
+}
+
+}  // namespace
+
+void SessionHistory::Forget() {
+  int floor = next_number_;
+  {
+    const std::lock_guard<std::mutex> lock(views_mutex_);
+    if (!view_floors_.empty()) floor = std::min(floor, *view_floors_.begin());
+  }
+  const std::unique_lock<std::shared_mutex> lock(mutex_);
+  while (!kept_.empty() && first_number_ < floor && !InReach(kept_.front()->place, reach_from_, read_back_bytes_)) {
+    bytes_ -= kept_.front()->bytes();
+    kept_.pop_front();
+    ++first_number_;
+  }
+}
+
+std::unique_ptr<evidence::History> SessionHistory::View(const std::vector<std::string>& fragments, int whole,
+                                                        const evidence::TurnPlace& place) {
   std::vector<std::string> needles;
   bool filtered = true;
   for (const std::string& fragment : fragments) {
     needles.push_back(GramFilter::Project(fragment));
     if (!GramFilter::CanTell(needles.back())) filtered = false;  // cannot rule it out
   }
-  return std::make_unique<ViewImpl>(this, std::move(needles), filtered, whole);
+  int floor = first_number_;
+  {
+    const std::shared_lock<std::shared_mutex> lock(mutex_);
+    while (floor < next_number_ &&
+           !InReach(kept_[static_cast<std::size_t>(floor - first_number_)]->place, place.end, read_back_bytes_)) {
+      ++floor;
+    }
+  }
+  {
+    const std::lock_guard<std::mutex> lock(views_mutex_);
+    view_floors_.insert(floor);
+  }
+  return std::make_unique<ViewImpl>(this, std::move(needles), filtered, whole, floor, next_number_);
 }
+
+void SessionHistory::Failed(const Status& status) {
+  const std::lock_guard<std::mutex> lock(views_mutex_);
+  if (status_.ok()) status_ = status;
+}
+
+Status SessionHistory::status() const {
+  const std::lock_guard<std::mutex> lock(views_mutex_);
+  return status_;
+}
+
+std::size_t SessionHistory::bytes() const {
+  const std::shared_lock<std::shared_mutex> lock(mutex_);
+  return bytes_;
+}
+
+int SessionHistory::kept() const {
+  const std::shared_lock<std::shared_mutex> lock(mutex_);
+  return static_cast<int>(kept_.size());
+}
+
+int SessionHistory::dropped() const {
+  const std::shared_lock<std::shared_mutex> lock(mutex_);
+  return first_number_;
+}
+
+int SessionHistory::rereads() const { return rereads_.load(); }
 
 }  // namespace causegate::batch

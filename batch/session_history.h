@@ -1,38 +1,60 @@
 // The earlier turns of a file being checked turn by turn: the History each
 // turn is judged with, as the live hook would read it at that stop (the
-// turns before it, newest first), without reading the file again.
+// turns before it, newest first), kept as places in the file rather than
+// as text.
 //
-// Memory: each turn's prompt and tool calls are kept once the turn has been
-// judged, up to max_bytes in all (limits::kMaxEvidenceBytes by default, the
-// bound the citation look-up itself has); past it the oldest turns are
-// dropped and later citations of them are not found. Sessions of less tool
-// output than that are judged exactly as the hook judges them.
+// Memory: for each earlier turn its place (evidence::TurnPlace) and a gram
+// filter of its text, sized by its bytes in the file so that the filters
+// of all the turns in reach (below) fit in kFilterBudgetBytes, at most
+// kMaxFilterBitsPerByte bits per byte of the turn; the turn itself is
+// read again from the file (evidence::TurnRereader) when a look-up needs
+// it, as the hook reads earlier turns from the file. So memory follows the
+// turn being judged and the turns a look-up reads, not the file. Without
+// a rereader (Gemini chat files, read whole, at most
+// limits::kMaxChatFileBytes; turns given by tests) the turns are kept.
+//
+// Bound: as the hook reads back at most limits::kMaxScanBackBytes from the
+// end of the file (evidence/line_reader.h), an earlier turn is handed out
+// only while its prompt's line starts fewer than read_back_bytes before
+// the end of the turn judged (or at the file's start); once out of reach
+// of every later turn its filter is freed. Turns without a place are
+// always in reach.
 //
 // Speed: a turn whose quote is nowhere in its own tool output makes the
 // look-up read every earlier turn, which over a whole file would cost the
 // square of its length. A view is therefore given the turn's quotes and
 // hands out only the earlier turns that can hold one of them, tested
-// against a per-turn filter of 8-byte grams (built once, on first need,
-// from the same texts the look-up searches, folded the same way). The
-// filter has false positives, never false negatives: a turn passed over
-// holds none of the quotes in its output, input, command or prompt, so the
-// look-up finds, and decides, the same. The caller names how many of the
-// newest turns to hand out whole: protocol tracking reads up to
+// against a per-turn filter of 8-byte grams (built when the turn is
+// pushed, from the same texts the look-up searches, folded the same way).
+// The filter has false positives, never false negatives: a turn passed
+// over holds none of the quotes in its output, input, command or prompt,
+// so the look-up finds, and decides, the same. The caller names how many
+// of the newest turns to hand out whole: protocol tracking reads up to
 // limits::kMaxStepTurnsBack of them, whatever they hold, when the prompt
 // follows up on them (rules::LoadDiagnosisTurns). Only
 // Verdict::turns_read_back, a cost figure, can be lower than the hook's.
+//
+// Thread safety: Push and View on one thread (the one reading the file);
+// views may be used on other threads, concurrently, while later turns are
+// pushed. A view must be destroyed before its history.
 // Tests: tests/unit/batch/session_history_test.cc.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <atomic>
 #include <deque>
 #include <memory>
+#include <mutex>
+#include <set>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "evidence/limits.h"
+#include "evidence/status.h"
+#include "evidence/transcript.h"
 #include "evidence/turn.h"
 
 namespace causegate::batch {
@@ -42,14 +64,21 @@ namespace causegate::batch {
 // at every kStride-th byte of each text. A needle is then tested at each of
 // the kStride offsets it may sit at; at each, every gram of the needle that
 // would have been kept is tested, so a quote made up from a real line with
-// one number changed is still ruled out by the grams covering that number
-// (kStride < kGram), at a quarter of the hashing. Public for its test.
+// one number changed is still ruled out by the grams covering that number:
+// about (kGram + digits) / kStride of them, each a false positive at the
+// filter's fill. Logs repeat their lines with other numbers, so that is
+// the case the filter's size and stride are set for (a stride of 4 let
+// most turns holding the same line with another number through). Public
+// for its test.
 class GramFilter {
  public:
   static constexpr std::size_t kGram = 8;
-  static constexpr std::size_t kStride = 4;
+  static constexpr std::size_t kStride = 2;
 
-  explicit GramFilter(std::size_t expected_bytes = 0);
+  // bits: the filter's size, from 4096 to 2^32. About 6 bits per kept gram
+  // (a kept gram every kStride projected bytes) make a gram that is not in
+  // the text a false positive about 1 time in 6.
+  explicit GramFilter(std::uint64_t bits = 0);
   // Adds raw text (folded here).
   void Add(std::string_view raw);
   // needle: a projection from Project(). False only when the needle cannot
@@ -66,40 +95,71 @@ class GramFilter {
 
  private:
   static std::uint64_t Load(const unsigned char* p);  // kGram bytes as a gram
-  std::uint64_t Bit(std::uint64_t gram) const { return (gram * 0x9E3779B97F4A7C15ull) >> shift_; }
+  // The gram's bit, spread over any number of bits (not only powers of
+  // two, so the filter is as large as the text asks): the high 32 bits of
+  // the hash scaled to the size, which is at most 2^32.
+  std::uint64_t Bit(std::uint64_t gram) const { return (((gram * 0x9E3779B97F4A7C15ull) >> 32) * nbits_) >> 32; }
   std::vector<std::uint64_t> bits_;
-  int shift_ = 0;
+  std::uint64_t nbits_ = 0;
 };
 
 class SessionHistory {
  public:
-  explicit SessionHistory(std::size_t max_bytes = limits::kMaxEvidenceBytes);
+  // The filters of the turns one look-up can reach, together.
+  static constexpr std::size_t kFilterBudgetBytes = 16u << 20;
+  // Filter bits per byte of a turn in a file small enough not to need the
+  // whole budget; turns without a place (kept in memory) get this too.
+  static constexpr double kMaxFilterBitsPerByte = 4.0;
+
+  // rereader: reads a pushed turn again from its place; null keeps every
+  // turn in memory. read_back_bytes: the hook's reach (see above).
+  explicit SessionHistory(std::shared_ptr<const evidence::TurnRereader> rereader = nullptr,
+                          std::int64_t read_back_bytes = static_cast<std::int64_t>(limits::kMaxScanBackBytes));
   ~SessionHistory();
   SessionHistory(const SessionHistory&) = delete;
   SessionHistory& operator=(const SessionHistory&) = delete;
 
-  // Keeps the turn just judged as the newest earlier turn.
-  void Push(const evidence::Turn& turn);
+  // Keeps the turn just read as the newest earlier turn; place is where
+  // the file holds it (all 0 when it has no place).
+  void Push(const evidence::Turn& turn, const evidence::TurnPlace& place = {});
 
-  // The History for judging the next turn, whose long-enough quoted
-  // fragments are `fragments` (raw, as quoted); its newest `whole` turns
-  // are handed out whatever they hold. Valid until the next Push.
-  std::unique_ptr<evidence::History> View(const std::vector<std::string>& fragments, int whole = 0);
+  // The History for judging the next turn, which sits at `place`, whose
+  // long-enough quoted fragments are `fragments` (raw, as quoted); its
+  // newest `whole` turns are handed out whatever they hold. Valid until
+  // destroyed, whatever is pushed meanwhile.
+  std::unique_ptr<evidence::History> View(const std::vector<std::string>& fragments, int whole = 0,
+                                          const evidence::TurnPlace& place = {});
 
-  std::size_t bytes() const { return bytes_; }
-  int kept() const { return static_cast<int>(kept_.size()); }
-  int dropped() const { return dropped_; }
+  // The first failure to read a turn again (the file changed under the
+  // check); the views that met it stopped reading back.
+  Status status() const;
+
+  // Memory held: filters, places, and the turns kept whole.
+  std::size_t bytes() const;
+  int kept() const;     // turns still in reach
+  int dropped() const;  // turns out of reach, freed
+  int rereads() const;  // turns read again from the file
 
  private:
   struct Kept;
   class ViewImpl;
-  const GramFilter& FilterOf(Kept* kept);
 
-  std::size_t max_bytes_;
-  std::deque<std::unique_ptr<Kept>> kept_;  // oldest first
+  void Forget();  // frees what no view, present or future, can reach
+  void Failed(const Status& status);
+
+  const std::shared_ptr<const evidence::TurnRereader> rereader_;
+  const std::int64_t read_back_bytes_;
+  const double filter_bits_per_byte_;  // of a turn's bytes in the file
+  mutable std::shared_mutex mutex_;  // guards kept_ and first_number_
+  std::deque<std::unique_ptr<const Kept>> kept_;  // oldest first
+  int first_number_ = 0;             // number of kept_.front()
+  int next_number_ = 0;              // index of the next turn in the file
   std::size_t bytes_ = 0;
-  int next_number_ = 0;  // index of the next turn in the file
-  int dropped_ = 0;
+  std::int64_t reach_from_ = 0;      // the earliest place.end a future view has
+  mutable std::mutex views_mutex_;   // guards view_floors_ and status_
+  std::multiset<int> view_floors_;   // the oldest turn each live view reaches
+  Status status_;
+  std::atomic<int> rereads_{0};
 };
 
 }  // namespace causegate::batch

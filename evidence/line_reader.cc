@@ -88,14 +88,26 @@ ForwardLineReader::ForwardLineReader(std::unique_ptr<TranscriptFile> file,
     : file_(std::move(file)),
       block_bytes_(std::max<std::size_t>(block_bytes, 1)),
       max_line_bytes_(max_line_bytes),
-      max_read_bytes_(max_read_bytes) {}
+      max_read_bytes_(max_read_bytes),
+      end_(file_->size()) {}
+
+ForwardLineReader::ForwardLineReader(std::shared_ptr<const TranscriptFile> file, const LineRange& range,
+                                     std::size_t block_bytes, std::size_t max_line_bytes)
+    : file_(std::move(file)),
+      block_bytes_(std::max<std::size_t>(block_bytes, 1)),
+      max_line_bytes_(max_line_bytes),
+      max_read_bytes_(static_cast<std::size_t>(-1)),
+      end_(std::min(range.end, file_->size())),
+      offset_(range.begin),
+      line_offset_(range.begin),
+      number_(range.first_line - 1) {}
 
 bool ForwardLineReader::Fill() {
   if (start_ > 0) {
     buf_.erase(0, start_);
     start_ = 0;
   }
-  const std::int64_t left = file_->size() - offset_;
+  const std::int64_t left = end_ - offset_;
   if (left <= 0) return false;
   if (static_cast<std::size_t>(offset_) >= max_read_bytes_) {
     status_ = Status::Error(file_->path() + ": not read past " + std::to_string(max_read_bytes_) +
@@ -127,7 +139,10 @@ bool ForwardLineReader::Next(RawLine* line) {
       line->text = too_long ? std::string_view() : StripCr(std::string_view(base, len));
       line->number = ++number_;
       line->too_long = too_long;
+      line->offset = line_offset_;
       start_ += len + 1;
+      // buf_ holds the file's bytes [offset_ - size, offset_).
+      line_offset_ = offset_ - static_cast<std::int64_t>(buf_.size() - start_);
       scanned_ = 0;
       skipping_ = false;
       return true;
@@ -150,6 +165,8 @@ bool ForwardLineReader::Next(RawLine* line) {
                             : StripCr(std::string_view(buf_.data() + start_, rest));
       line->number = ++number_;
       line->too_long = too_long;
+      line->offset = line_offset_;
+      line_offset_ = offset_;
       start_ = buf_.size();
       scanned_ = 0;
       skipping_ = false;

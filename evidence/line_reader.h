@@ -50,6 +50,15 @@ struct RawLine {
   std::int64_t number = 0;  // forward: 1-based line number; backward: 1-based
                             // index counted from the end of the file
   bool too_long = false;    // text is empty: the line exceeded the limit
+  std::int64_t offset = 0;  // forward only: file offset of the line's first byte
+};
+
+// Part of a file read as if it were the whole: bytes [begin, end), whose
+// first line is line number first_line. begin must be a line's start.
+struct LineRange {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  std::int64_t first_line = 1;
 };
 
 class ForwardLineReader {
@@ -61,6 +70,11 @@ class ForwardLineReader {
                              std::size_t block_bytes = limits::kReadBlockBytes,
                              std::size_t max_line_bytes = limits::kMaxTranscriptLineBytes,
                              std::size_t max_read_bytes = static_cast<std::size_t>(-1));
+  // Reads only range of a file that may be shared (TranscriptFile::ReadAt
+  // holds no state, so readers on one file may run on several threads).
+  ForwardLineReader(std::shared_ptr<const TranscriptFile> file, const LineRange& range,
+                    std::size_t block_bytes = limits::kReadBlockBytes,
+                    std::size_t max_line_bytes = limits::kMaxTranscriptLineBytes);
   // Returns false at the end of the file or on a read error (see status()).
   bool Next(RawLine* line);
   const Status& status() const { return status_; }
@@ -68,14 +82,16 @@ class ForwardLineReader {
  private:
   bool Fill();  // reads one more block; false at EOF or on error
 
-  std::unique_ptr<TranscriptFile> file_;
+  std::shared_ptr<const TranscriptFile> file_;
   const std::size_t block_bytes_;
   const std::size_t max_line_bytes_;
   const std::size_t max_read_bytes_;
+  const std::int64_t end_;     // read up to here
   std::string buf_;
   std::size_t start_ = 0;      // first unconsumed byte in buf_
   std::size_t scanned_ = 0;    // bytes from start_ known to hold no '\n'
   std::int64_t offset_ = 0;    // file offset of the next block
+  std::int64_t line_offset_ = 0;  // file offset of the next line
   std::int64_t number_ = 0;
   bool skipping_ = false;      // inside a line that is too long
   bool eof_ = false;

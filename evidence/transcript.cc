@@ -11,7 +11,9 @@
 //   (a small file, or a History read to its end); until then line fields
 //   are 0 rather than an expensive count of the whole file.
 // - ForEachTurn reads forwards and hands each turn out as soon as the next
-//   prompt starts, so memory follows the largest turn.
+//   prompt starts, so memory follows the largest turn. It notes where each
+//   turn's lines start and end, and FileTurnRereader replays those lines
+//   through a TurnBuilder again: the same lines build the same turn.
 //
 // The final message is the text of the last API message (message.id) that
 // has text; Claude Code writes one content block per line, so a message is
@@ -337,13 +339,67 @@ Status ReadLast(const std::string& path, const LineParser& parse, LastTurn* out,
   return Status::Ok();
 }
 
-Status ForEach(const std::string& path, const LineParser& parse,
-               const std::function<bool(const Turn&, int index)>& visit, bool* no_prompt) {
-  std::unique_ptr<TranscriptFile> file;
-  if (Status s = TranscriptFile::Open(path, &file); !s.ok()) return s;
-  ForwardLineReader reader(std::move(file));
+// Reads the lines of one turn's place again through the same classifier
+// and TurnBuilder as ForEach: the same lines, in the same order, numbered
+// from the place's line, build the same turn.
+class FileTurnRereader final : public TurnRereader {
+ public:
+  FileTurnRereader(std::shared_ptr<const TranscriptFile> file, LineParser parse, std::string subagent_folder)
+      : file_(std::move(file)), parse_(parse), subagent_folder_(std::move(subagent_folder)) {}
+
+  Status Read(const TurnPlace& place, Turn* out) const override {
+    ForwardLineReader reader(file_, LineRange{place.begin, place.end, place.line});
+    std::optional<TurnBuilder> builder;
+    RawLine raw;
+    while (reader.Next(&raw)) {
+      if (!raw.too_long && IsBlank(raw.text)) continue;
+      LineRecord rec;
+      if (raw.too_long) {
+        rec.kind = LineRecord::Kind::kUnreadable;
+      } else {
+        rec = parse_(raw.text);
+      }
+      rec.line = raw.number;
+      EnsureMessageId(&rec, raw.number);
+      // The place starts at its prompt, and the next prompt is past its end.
+      if ((rec.kind == LineRecord::Kind::kPrompt) == builder.has_value()) return Changed(place);
+      if (!builder) {
+        builder.emplace(std::move(rec));
+      } else {
+        builder->Add(std::move(rec));
+      }
+    }
+    if (!reader.status().ok()) return reader.status();
+    if (!builder) return Changed(place);
+    *out = std::move(*builder).Finish();
+    out->subagent_folder = subagent_folder_;
+    return Status::Ok();
+  }
+
+  const std::string& path() const override { return file_->path(); }
+  std::int64_t file_bytes() const override { return file_->size(); }
+
+ private:
+  Status Changed(const TurnPlace& place) const {
+    return Status::Error(file_->path() + ": line " + std::to_string(place.line) +
+                         ": the turn read there before is not there now (was the file rewritten?)");
+  }
+
+  std::shared_ptr<const TranscriptFile> file_;
+  LineParser parse_;
+  std::string subagent_folder_;
+};
+
+Status ForEach(const std::string& path, const LineParser& parse, const PlacedTurnVisitor& visit, bool* no_prompt,
+               std::shared_ptr<const TurnRereader>* rereader) {
+  std::unique_ptr<TranscriptFile> opened;
+  if (Status s = TranscriptFile::Open(path, &opened); !s.ok()) return s;
+  const std::shared_ptr<const TranscriptFile> file = std::move(opened);
+  ForwardLineReader reader(file, LineRange{0, file->size(), 1});
   const std::string subagent_folder = SubagentFolderFor(path, parse);
+  if (rereader != nullptr) *rereader = std::make_shared<FileTurnRereader>(file, parse, subagent_folder);
   std::optional<TurnBuilder> current;
+  TurnPlace place;
   LineFacts facts;  // the session so far, for the context of each turn
   int index = 0;
   bool last_line_unreadable = false;
@@ -363,6 +419,7 @@ Status ForEach(const std::string& path, const LineParser& parse,
       const LineFacts prompt_facts = rec.facts;
       if (current && IsPromptEcho(parse, current->empty(), current->prompt(), rec.text)) {
         current.emplace(std::move(rec), facts);  // the later line, as read backwards
+        place = TurnPlace{raw.offset, 0, raw.number};
         AbsorbFacts(prompt_facts, &facts);
         continue;
       }
@@ -370,9 +427,11 @@ Status ForEach(const std::string& path, const LineParser& parse,
         Turn turn = std::move(*current).Finish();
         turn.subagent_folder = subagent_folder;
         current.reset();
-        if (!visit(turn, index++)) return Status::Ok();
+        place.end = raw.offset;
+        if (!visit(turn, index++, place)) return Status::Ok();
       }
       current.emplace(std::move(rec), facts);
+      place = TurnPlace{raw.offset, 0, raw.number};
       AbsorbFacts(prompt_facts, &facts);
       continue;
     }
@@ -389,7 +448,8 @@ Status ForEach(const std::string& path, const LineParser& parse,
   Turn turn = std::move(*current).Finish();
   turn.truncated = last_line_unreadable;
   turn.subagent_folder = subagent_folder;
-  visit(turn, index);
+  place.end = file->size();
+  visit(turn, index, place);
   return Status::Ok();
 }
 
@@ -441,29 +501,39 @@ Status ReadLastTurn(const std::string& path, SessionKind kind, LastTurn* out) {
   return s;
 }
 
-Status ForEachTurn(const std::string& path, SessionKind kind,
-                   const std::function<bool(const Turn&, int index)>& visit) {
+Status ForEachTurnAt(const std::string& path, SessionKind kind, const PlacedTurnVisitor& visit,
+                     std::shared_ptr<const TurnRereader>* rereader) {
+  if (rereader != nullptr) rereader->reset();
   LineParser parse;
   if (Status s = DetectTranscriptFormat(path, &parse.format); !s.ok()) return s;
   if (parse.format == TranscriptFormat::kUnknown) parse.format = TranscriptFormat::kClaudeCode;
-  if (parse.format == TranscriptFormat::kGeminiChat) return ForEachGeminiTurn(path, GeminiOptions(), visit);
+  if (parse.format == TranscriptFormat::kGeminiChat) {
+    return ForEachGeminiTurn(path, GeminiOptions(), [&visit](const Turn& turn, int index) {
+      return visit(turn, index, TurnPlace());
+    });
+  }
   parse.kind = kind;
   // A compaction summary's file name marks each of its turns.
   const bool compaction = IsCompactionTranscript(path);
-  const auto marked = [&visit](const Turn& turn, int index) {
+  const auto marked = [&visit](const Turn& turn, int index, const TurnPlace& place) {
     Turn copy = turn;
     copy.compaction_summary = true;
-    return visit(copy, index);
+    return visit(copy, index, place);
   };
-  const std::function<bool(const Turn&, int)> visit_each =
-      compaction ? std::function<bool(const Turn&, int)>(marked) : visit;
+  const PlacedTurnVisitor visit_each = compaction ? PlacedTurnVisitor(marked) : visit;
   bool no_prompt = false;
-  Status s = ForEach(path, parse, visit_each, &no_prompt);
+  Status s = ForEach(path, parse, visit_each, &no_prompt, rereader);
   if (no_prompt && parse.format == TranscriptFormat::kCodexRollout) {
     parse.prompts = CodexPrompts::kMessages;
-    s = ForEach(path, parse, visit_each, &no_prompt);
+    s = ForEach(path, parse, visit_each, &no_prompt, rereader);
   }
   return s;
+}
+
+Status ForEachTurn(const std::string& path, SessionKind kind,
+                   const std::function<bool(const Turn&, int index)>& visit) {
+  return ForEachTurnAt(
+      path, kind, [&visit](const Turn& turn, int index, const TurnPlace&) { return visit(turn, index); }, nullptr);
 }
 
 }  // namespace causegate::evidence

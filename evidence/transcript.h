@@ -6,7 +6,8 @@
 // real user prompt, so a hook call costs what the last turn costs, not what
 // the session costs. The returned History reads further back on demand.
 // ForEachTurn reads a file front to back and yields every turn, for batch
-// checking and for `explain --turn N`.
+// checking and for `explain --turn N`; ForEachTurnAt also says where each
+// turn sits, and TurnRereader reads one again from there.
 //
 // Tolerated without error: unknown line types, lines that fail to parse
 // (skipped; a bad last line sets Turn::truncated), missing fields.
@@ -15,6 +16,7 @@
 // Tests: tests/unit/evidence/transcript_test.cc.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -42,6 +44,40 @@ Status ReadLastTurn(const std::string& path, SessionKind kind, LastTurn* out);
 // turn.tool_calls hold only that turn's calls. visit returns false to stop.
 Status ForEachTurn(const std::string& path, SessionKind kind,
                    const std::function<bool(const Turn&, int index)>& visit);
+
+// Where ForEachTurn found a turn: the bytes [begin, end) of the file from
+// its prompt's line up to the next turn's prompt (or the end of the file
+// as it was when opened), and the prompt's line number. All 0 when the
+// reader cannot say (Gemini chat files, which are read whole).
+struct TurnPlace {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  std::int64_t line = 0;
+};
+
+// Reads a turn again from its place, for `check`, whose history keeps
+// places rather than every earlier turn's text (batch/session_history.h).
+// The file stays open; Read uses pread only, so it is thread-safe.
+class TurnRereader {
+ public:
+  virtual ~TurnRereader() = default;
+  // Fills out->prompt, out->tool_calls (with their lines) and the other
+  // fields the turn's own lines give, as ForEachTurn gave them; the
+  // context and Turn::truncated are not set. Errors: a read error, or the
+  // bytes at place no longer start with a prompt (the file was rewritten).
+  virtual Status Read(const TurnPlace& place, Turn* out) const = 0;
+  virtual const std::string& path() const = 0;
+  // The file's size when opened: what ForEachTurnAt read.
+  virtual std::int64_t file_bytes() const = 0;
+};
+
+using PlacedTurnVisitor = std::function<bool(const Turn&, int index, const TurnPlace& place)>;
+
+// ForEachTurn, with each turn's place. Before the first visit, *rereader
+// is set to what reads the file's turns again from their places; it stays
+// null for a file whose places are not known (all of them 0).
+Status ForEachTurnAt(const std::string& path, SessionKind kind, const PlacedTurnVisitor& visit,
+                     std::shared_ptr<const TurnRereader>* rereader);
 
 // Which agent wrote a transcript. ReadLastTurn and ForEachTurn detect it
 // per file and read Codex CLI rollouts (evidence/codex_rollout.h), Gemini

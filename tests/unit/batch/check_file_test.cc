@@ -207,7 +207,7 @@ TEST_CASE("a small history budget drops the oldest turns, not the verdicts of re
   REQUIRE(all.turns.size() == 4);
   CHECK(all.turns[3].action == "allow");  // cited from three turns back
   CheckOptions tight;
-  tight.max_history_bytes = 120000;  // about two turns
+  tight.read_back_bytes = 120000;  // about two turns of the file
   const FileCheck some = CheckFile(path, *Rules(), tight);
   REQUIRE(some.turns.size() == 4);
   CHECK(some.turns[1].action == "allow");

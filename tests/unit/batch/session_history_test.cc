@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <memory>
+#include <utility>
 #include <random>
 #include <string>
 #include <vector>
@@ -32,7 +34,7 @@ TEST_CASE("a gram filter never misses a quote the look-up would find", "[history
   std::mt19937 rng(5);
   for (int round = 0; round < 200; ++round) {
     const std::string text = MixedText(&rng, 60);
-    GramFilter filter(text.size());
+    GramFilter filter(4 * text.size());
     filter.Add(text);
     const std::string folded = evidence::FoldForMatch(text);
     // Every substring of the folded text, as a quote would be matched.
@@ -58,10 +60,10 @@ TEST_CASE("a gram filter never misses a quote the look-up would find", "[history
 
 TEST_CASE("a gram filter passes over text that does not hold the quote", "[history]") {
   std::mt19937 rng(7);
-  GramFilter filter(1 << 16);
   std::string text;
   for (int i = 0; i < 2000; ++i) text += "2026-03-01 10:00:0" + std::to_string(i % 10) + " INFO request ok id=" +
                                          std::to_string(rng()) + "\n";
+  GramFilter filter(text.size());  // the sparsest a check gives (one bit per byte)
   filter.Add(text);
   int passed = 0;
   for (int i = 0; i < 200; ++i) {
@@ -70,6 +72,31 @@ TEST_CASE("a gram filter passes over text that does not hold the quote", "[histo
   CHECK(passed < 5);
   CHECK(filter.MayContain(GramFilter::Project("short")));  // under 8 bytes: cannot tell
   CHECK(GramFilter::Project("  OOM-Killed (pid 42)\t") == "oomkilledpid42");
+}
+
+TEST_CASE("a gram filter passes over the same line with another number", "[history]") {
+  // Logs repeat a line with other numbers; a quote of one of them (or one
+  // made up, a digit changed) must not let every turn holding the line
+  // through. At one bit per byte, the sparsest filter a check builds.
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> pid(1000, 99999);
+  int passed = 0, tried = 0;
+  for (int turn = 0; turn < 100; ++turn) {
+    std::string text;
+    for (int i = 0; i < 300; ++i) {
+      text += "2026-03-01 10:00:00 INFO [worker] request ok id=" + std::to_string(rng()) + "\n";
+    }
+    text += "kernel: Out of memory: Killed process " + std::to_string(pid(rng)) + " (python) total-vm:" +
+            std::to_string(pid(rng)) + "kB\n";
+    GramFilter filter(text.size());
+    filter.Add(text);
+    for (int k = 0; k < 5; ++k, ++tried) {
+      passed += filter.MayContain(GramFilter::Project("Out of memory: Killed process " + std::to_string(pid(rng)) +
+                                                      " (python) total-vm:" + std::to_string(pid(rng)) + "kB"));
+    }
+  }
+  INFO(passed << " of " << tried << " passed");
+  CHECK(passed * 50 < tried);  // under 2%
 }
 
 evidence::Turn MakeTurn(const std::string& prompt, const std::vector<std::string>& outputs) {
@@ -143,18 +170,128 @@ TEST_CASE("past the newest turns, only those that can hold a quote", "[history]"
   CHECK(older({}).empty());
 }
 
-TEST_CASE("the history is bounded: the oldest turns go first", "[history]") {
-  const std::string output(4000, 'x');
-  SessionHistory history(20000);
-  for (int i = 0; i < 10; ++i) history.Push(MakeTurn("p" + std::to_string(i), {output}));
-  CHECK(history.bytes() <= 20000);
-  CHECK(history.kept() + history.dropped() == 10);
-  CHECK(history.dropped() > 0);
-  const std::vector<std::string> kept = Prompts(history.View({"xxxxxxxxxxxx"}).get());
-  REQUIRE_FALSE(kept.empty());
-  CHECK(kept.front() == "p9@1");
-  CHECK(kept.back() == "p" + std::to_string(history.dropped()) + "@" + std::to_string(10 - history.dropped()));
+// Turns as a file holds them: the rereader hands back the turn pushed
+// at each place, and counts how often it was asked.
+class FakeRereader final : public evidence::TurnRereader {
+ public:
+  void Add(const evidence::TurnPlace& place, evidence::Turn turn) { turns_.emplace_back(place, std::move(turn)); }
+  Status Read(const evidence::TurnPlace& place, evidence::Turn* out) const override {
+    ++reads_;
+    for (const auto& [at, turn] : turns_) {
+      if (at.begin == place.begin) {
+        *out = turn;
+        return Status::Ok();
+      }
+    }
+    return Status::Error("nothing at " + std::to_string(place.begin));
+  }
+  const std::string& path() const override { return path_; }
+  std::int64_t file_bytes() const override { return turns_.empty() ? 0 : turns_.back().first.end; }
+  int reads() const { return reads_; }
+
+ private:
+  std::vector<std::pair<evidence::TurnPlace, evidence::Turn>> turns_;
+  std::string path_ = "fake.jsonl";
+  mutable int reads_ = 0;
+};
+
+TEST_CASE("earlier turns are read again from their places, not kept", "[history]") {
+  auto file = std::make_shared<FakeRereader>();
+  std::vector<evidence::Turn> turns;
+  std::vector<evidence::TurnPlace> places;
+  for (int i = 0; i < 6; ++i) {
+    const std::string output = i == 1 ? "Out of memory: Killed process 4812" : std::string(40000, '.');
+    turns.push_back(MakeTurn("p" + std::to_string(i), {output}));
+    places.push_back(evidence::TurnPlace{i * 41000, (i + 1) * 41000, i * 10 + 1});
+    file->Add(places.back(), turns.back());
+  }
+  SessionHistory history(file);
+  for (int i = 0; i < 5; ++i) history.Push(turns[static_cast<std::size_t>(i)], places[static_cast<std::size_t>(i)]);
+  CHECK(history.bytes() < 5 * 40000);  // filters, not the outputs
+  const auto view = history.View({"Out of memory: Killed process 4812"}, 0, places[5]);
+  evidence::PastTurn past;
+  REQUIRE(view->LoadOlder(&past));
+  CHECK(past.prompt == "p1");
+  CHECK(past.turns_back == 4);
+  REQUIRE(past.tool_calls.size() == 1);
+  CHECK(past.tool_calls[0].output == "Out of memory: Killed process 4812");
+  CHECK(past.tool_calls[0].turns_back == 4);
+  CHECK_FALSE(view->LoadOlder(&past));
+  CHECK(file->reads() == 1);  // only the turn that can hold the quote
+  CHECK(history.rereads() == 1);
+  CHECK(history.status().ok());
 }
 
+TEST_CASE("a turn read again that is not the one pushed stops the look-up", "[history]") {
+  auto file = std::make_shared<FakeRereader>();
+  const evidence::TurnPlace at{0, 1000, 1};
+  file->Add(at, MakeTurn("p0", {"Out of memory: Killed process 4812 and more"}));
+  SessionHistory history(file);
+  history.Push(MakeTurn("p0", {"Out of memory: Killed process 4812"}), at);
+  const auto view = history.View({"Out of memory: Killed process 4812"}, 0, evidence::TurnPlace{1000, 2000, 9});
+  evidence::PastTurn past;
+  CHECK_FALSE(view->LoadOlder(&past));
+  CHECK_FALSE(history.status().ok());
+  CHECK(history.status().message().find("rewritten") != std::string::npos);
+}
+
+TEST_CASE("the history reaches back as far as the hook reads back", "[history]") {
+  auto file = std::make_shared<FakeRereader>();
+  const std::string quote = "Out of memory: Killed process 4812";
+  std::vector<evidence::TurnPlace> places;
+  for (int i = 0; i < 10; ++i) {
+    places.push_back(evidence::TurnPlace{i * 1000, (i + 1) * 1000, i + 1});
+    file->Add(places.back(), MakeTurn("p" + std::to_string(i), {quote}));
+  }
+  SessionHistory history(file, /*read_back_bytes=*/3500);
+  // As line_reader.cc reads back: a line at `begin` is reached when the
+  // '\n' before it is, or the file's start is.
+  auto in_reach = [](const evidence::TurnPlace& earlier, std::int64_t end) {
+    return end - earlier.begin < 3500 || (earlier.begin == 0 && end <= 3500);
+  };
+  for (int i = 0; i < 9; ++i) {
+    history.Push(MakeTurn("p" + std::to_string(i), {quote}), places[static_cast<std::size_t>(i)]);
+    const evidence::TurnPlace& judged = places[static_cast<std::size_t>(i + 1)];
+    std::vector<std::string> want;
+    for (int j = i; j >= 0 && in_reach(places[static_cast<std::size_t>(j)], judged.end); --j) {
+      want.push_back("p" + std::to_string(j) + "@" + std::to_string(i + 1 - j));
+    }
+    INFO("judging turn " << i + 1);
+    CHECK(Prompts(history.View({quote}, 0, judged).get()) == want);
+  }
+  CHECK(history.dropped() > 0);
+  CHECK(history.kept() <= 4);
+  // A file no larger than the reach: its first turn, at offset 0, stays in reach.
+  SessionHistory whole(file, /*read_back_bytes=*/10000);
+  for (int i = 0; i < 9; ++i) {
+    whole.Push(MakeTurn("p" + std::to_string(i), {quote}), places[static_cast<std::size_t>(i)]);
+  }
+  CHECK(Prompts(whole.View({quote}, 0, places[9]).get()).back() == "p0@9");
+  CHECK(whole.dropped() == 0);
+}
+
+TEST_CASE("a view outlives later pushes: what it reaches is not freed under it", "[history]") {
+  auto file = std::make_shared<FakeRereader>();
+  const std::string quote = "Out of memory: Killed process 4812";
+  std::vector<evidence::TurnPlace> places;
+  for (int i = 0; i < 6; ++i) {
+    places.push_back(evidence::TurnPlace{i * 1000, (i + 1) * 1000, i + 1});
+    file->Add(places.back(), MakeTurn("p" + std::to_string(i), {quote}));
+  }
+  SessionHistory history(file, /*read_back_bytes=*/3500);
+  history.Push(MakeTurn("p0", {quote}), places[0]);
+  history.Push(MakeTurn("p1", {quote}), places[1]);
+  // Turn 2 ends at 3000: it reaches p1 and p0.
+  std::unique_ptr<evidence::History> early = history.View({quote}, 0, places[2]);
+  for (int i = 2; i < 5; ++i) {
+    history.Push(MakeTurn("p" + std::to_string(i), {quote}), places[static_cast<std::size_t>(i)]);
+  }
+  // p0 and p1 are out of every later turn's reach, but the early view still reaches them.
+  CHECK(history.dropped() == 0);
+  CHECK(Prompts(early.get()) == std::vector<std::string>{"p1@1", "p0@2"});
+  early.reset();
+  history.Push(MakeTurn("p5", {quote}), places[5]);
+  CHECK(history.dropped() == 3);  // p0 to p2: from 6000, only what starts after 2500 is in reach
+}
 }  // namespace
 }  // namespace causegate::batch

@@ -10,6 +10,7 @@
 #include "evidence/codex_rollout.h"
 #include "evidence/limits.h"
 #include "evidence/transcript.h"
+#include "unit/evidence/reread_check.h"
 #include "unit/evidence/test_util.h"
 
 namespace causegate::evidence {
@@ -64,6 +65,7 @@ std::vector<Turn> AllTurns(const std::string& path) {
     return true;
   });
   REQUIRE(s.ok());
+  CHECK(testing::CheckRereads(path, SessionKind::kMain) == static_cast<int>(turns.size()));
   return turns;
 }
 

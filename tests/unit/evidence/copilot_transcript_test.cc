@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "unit/evidence/reread_check.h"
 #include "unit/evidence/test_util.h"
 
 namespace causegate::evidence {
@@ -92,6 +93,7 @@ TEST_CASE("copilot session file: every turn, for check and explain") {
             return true;
           }).ok());
   REQUIRE(turns.size() == 2);
+  CHECK(testing::CheckRereads(path, SessionKind::kMain) == 2);
   CHECK(turns[0].prompt == "first question");
   CHECK(turns[0].final_message == "first answer");
   const Turn& t = turns[1];

@@ -110,6 +110,39 @@ TEST_CASE("line readers split like a reference, forwards and backwards", "[line_
   }
 }
 
+TEST_CASE("forward reader: each line's offset, and a range read as a file", "[line_reader]") {
+  testing::TempDir dir;
+  // Short lines, a "\r\n" end, a blank line and one over the line limit.
+  const std::string data = "first\nsecond\r\n\n" + std::string(40, 'x') + "\nafter the long one\nlast";
+  const std::string path = dir.WriteRaw("offsets", data);
+  for (const std::size_t block : {1, 3, 7, 64}) {
+    INFO("block " << block);
+    std::shared_ptr<const TranscriptFile> file = OpenOrFail(path);
+    ForwardLineReader whole(file, LineRange{0, file->size(), 1}, block, /*max_line_bytes=*/20);
+    std::vector<std::int64_t> offsets;
+    RawLine line;
+    while (whole.Next(&line)) offsets.push_back(line.offset);
+    CHECK(offsets == std::vector<std::int64_t>{0, 6, 14, 15, 56, 75});
+
+    // From "after the long one" (line 5) to just before "last".
+    ForwardLineReader range(file, LineRange{56, 75, 5}, block, 20);
+    REQUIRE(range.Next(&line));
+    CHECK(line.text == "after the long one");
+    CHECK(line.number == 5);
+    CHECK(line.offset == 56);
+    CHECK_FALSE(range.Next(&line));
+    CHECK(range.status().ok());
+    // From the blank line: the long line is still too long, as read whole.
+    ForwardLineReader middle(file, LineRange{14, 56, 3}, block, 20);
+    REQUIRE(middle.Next(&line));
+    CHECK(line.text.empty());
+    REQUIRE(middle.Next(&line));
+    CHECK(line.too_long);
+    CHECK(line.number == 4);
+    CHECK_FALSE(middle.Next(&line));
+  }
+}
+
 TEST_CASE("reverse reader knows line numbers once it holds the file's start", "[line_reader]") {
   testing::TempDir dir;
   std::string data;

@@ -15,6 +15,7 @@
 
 #include "evidence/evidence_index.h"
 #include "evidence/transcript.h"
+#include "unit/evidence/reread_check.h"
 #include "unit/evidence/test_util.h"
 
 namespace causegate::evidence {
@@ -166,6 +167,7 @@ TEST_CASE("rendered cases read back as the case says", "[transcript][cases]") {
       return true;
     });
     REQUIRE(f.ok());
+    CHECK(testing::CheckRereads(path, kind) == static_cast<int>(turns.size()));
     CHECK(turns.size() == (subagent ? 1 : history.size() + 1));
     CHECK(turns.back().final_message == turn.final_message);
     CHECK(turns.back().tool_calls.size() == turn.tool_calls.size());

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "evidence/limits.h"
+#include "unit/evidence/reread_check.h"
 #include "unit/evidence/test_util.h"
 
 namespace causegate::evidence {
@@ -58,6 +59,7 @@ std::vector<Turn> AllTurns(const std::string& path, SessionKind kind) {
   });
   INFO(s.message());
   REQUIRE(s.ok());
+  CHECK(testing::CheckRereads(path, kind) == static_cast<int>(turns.size()));
   return turns;
 }
 
@@ -403,6 +405,45 @@ TEST_CASE("stop hook feedback after the prompt, oldest first", "[transcript]") {
                                                         "Still a typo."});
   CHECK(last.turn.tool_calls.size() == 2);
   CheckSameTurn(AllTurns(path, SessionKind::kMain).at(0), last.turn);
+}
+
+TEST_CASE("a turn read again from its place is the turn read before", "[transcript]") {
+  TempDir dir;
+  // Blank lines, "\r\n" ends, lines that do not parse, a split message,
+  // stop feedback and a last line cut short: each turn's place holds them.
+  std::string text = Prompt("why did it crash?") + "\r\n\n  \n" +
+                     ToolUse("m1", "toolu_1", "Bash", {{"command", "dmesg"}}) + "\n{not json\n" +
+                     Result("toolu_1", "Out of memory: Killed process 4812") + "\r\n" + Text("m2", "It ran out") +
+                     "\n" + Text("m2", "of memory.") + "\n\n" + Prompt("and now?") + "\n" +
+                     ToolUse("m3", "toolu_2", "Read", {{"file_path", "/a"}}) + "\n" + Result("toolu_2", "x") + "\n" +
+                     Text("m4", "Done.") + "\n" + Prompt("Stop hook feedback:\ncausegate: cite it") + "\n" +
+                     Text("m5", "Cited.");
+  const std::string path = dir.WriteRaw("t.jsonl", text.substr(0, text.size() - 3));
+  const std::vector<Turn> turns = AllTurns(path, SessionKind::kMain);  // reads each again, too
+  REQUIRE(turns.size() == 2);
+
+  std::shared_ptr<const TurnRereader> rereader;
+  std::vector<TurnPlace> places;
+  REQUIRE(ForEachTurnAt(
+              path, SessionKind::kMain,
+              [&places](const Turn&, int, const TurnPlace& place) {
+                places.push_back(place);
+                return true;
+              },
+              &rereader)
+              .ok());
+  REQUIRE(rereader != nullptr);
+  REQUIRE(places.size() == 2);
+  CHECK(places[0].begin == 0);
+  CHECK(places[0].end == places[1].begin);
+  CHECK(places[1].end == static_cast<std::int64_t>(text.size() - 3));
+  CHECK(rereader->file_bytes() == places[1].end);
+
+  // A place that no longer starts at a prompt: the file was rewritten.
+  Turn again;
+  const Status moved = rereader->Read(TurnPlace{places[0].begin + 1, places[0].end, 1}, &again);
+  CHECK_FALSE(moved.ok());
+  CHECK(moved.message().find("rewritten") != std::string::npos);
 }
 
 TEST_CASE("a truncated last line marks the turn and is skipped", "[transcript]") {
