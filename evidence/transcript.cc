@@ -85,6 +85,21 @@ void EnsureMessageId(LineRecord* rec, std::int64_t unique) {
   }
 }
 
+// One non-blank line of the file as its record, numbered: a line past the
+// length limit is unreadable. The backward scan, ForEach and the rereader all
+// read through this, so a turn read again is built from the same records.
+LineRecord RecordOf(const RawLine& raw, const LineParser& parse) {
+  LineRecord rec;
+  if (raw.too_long) {
+    rec.kind = LineRecord::Kind::kUnreadable;
+  } else {
+    rec = parse(raw.text);
+  }
+  rec.line = raw.number;
+  EnsureMessageId(&rec, raw.number);
+  return rec;
+}
+
 class TurnBuilder {
  public:
   // before: what the lines before the prompt said of the session
@@ -224,12 +239,7 @@ class BackwardScanner {
     RawLine raw;
     while (reader_->Prev(&raw)) {
       if (!raw.too_long && IsBlank(raw.text)) continue;
-      LineRecord rec;
-      if (raw.too_long) {
-        rec.kind = LineRecord::Kind::kUnreadable;
-      } else {
-        rec = parse_(raw.text);
-      }
+      LineRecord rec = RecordOf(raw, parse_);
       if (!seen_last_line_) {
         seen_last_line_ = true;
         last_line_unreadable_ = rec.kind == LineRecord::Kind::kUnreadable;
@@ -237,8 +247,6 @@ class BackwardScanner {
       if (rec.kind == LineRecord::Kind::kIgnored || rec.kind == LineRecord::Kind::kUnreadable) {
         continue;
       }
-      rec.line = raw.number;
-      EnsureMessageId(&rec, raw.number);
       if (rec.kind != LineRecord::Kind::kPrompt) {
         const std::size_t bytes = RecordBytes(rec);
         if (dropped > 0 || kept_bytes + bytes > max_turn_bytes_) {
@@ -353,14 +361,7 @@ class FileTurnRereader final : public TurnRereader {
     RawLine raw;
     while (reader.Next(&raw)) {
       if (!raw.too_long && IsBlank(raw.text)) continue;
-      LineRecord rec;
-      if (raw.too_long) {
-        rec.kind = LineRecord::Kind::kUnreadable;
-      } else {
-        rec = parse_(raw.text);
-      }
-      rec.line = raw.number;
-      EnsureMessageId(&rec, raw.number);
+      LineRecord rec = RecordOf(raw, parse_);
       // The place starts at its prompt, and the next prompt is past its end.
       if ((rec.kind == LineRecord::Kind::kPrompt) == builder.has_value()) return Changed(place);
       if (!builder) {
@@ -406,15 +407,8 @@ Status ForEach(const std::string& path, const LineParser& parse, const PlacedTur
   RawLine raw;
   while (reader.Next(&raw)) {
     if (!raw.too_long && IsBlank(raw.text)) continue;
-    LineRecord rec;
-    if (raw.too_long) {
-      rec.kind = LineRecord::Kind::kUnreadable;
-    } else {
-      rec = parse(raw.text);
-    }
+    LineRecord rec = RecordOf(raw, parse);
     last_line_unreadable = rec.kind == LineRecord::Kind::kUnreadable;
-    rec.line = raw.number;
-    EnsureMessageId(&rec, raw.number);
     if (rec.kind == LineRecord::Kind::kPrompt) {
       const LineFacts prompt_facts = rec.facts;
       if (current && IsPromptEcho(parse, current->empty(), current->prompt(), rec.text)) {
