@@ -22,7 +22,10 @@ import re
 import agent_turns_data as data
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The development labels (looked at while designing rules) and the
+# held-out ones (labelled after, never looked at while designing).
 LABELS = os.path.join(HERE, "agent_traj_labels.tsv")
+HELDOUT_LABELS = os.path.join(HERE, "agent_traj_heldout_labels.tsv")
 # The command block of a mini-swe-agent message, and how much of the calls
 # before a message a case keeps: as many as the look-up would read in a
 # long turn, and each output as long as the corpus keeps it.
@@ -45,10 +48,10 @@ def repo_of(case_id):
     return "traj/" + case_id[len("traj-"):].split("__", 1)[0]
 
 
-def load_labels():
+def load_labels(path=LABELS):
     """{(case id, sentence key): label}; 'ambiguous' rows are left out."""
     labels = {}
-    with open(LABELS, encoding="utf-8") as f:
+    with open(path, encoding="utf-8") as f:
         for line in f:
             if not line.strip() or line.startswith("#"):
                 continue
@@ -87,18 +90,20 @@ def write_cases(shared, case_dir, wanted):
                                   "is_error": False})
 
 
-def load(shared, binary, work, rules_dir=None):
+def load(shared, binary, work, rules_dir=None, labels_path=LABELS):
     """[(case id, [(gate sentence, label)])] for the labelled sentences, and
     how many labels found no sentence (the splitter moved): None when the
     corpus is absent."""
     if not os.path.isfile(trajectories_path(shared)):
         return None, 0
-    labels = load_labels()
+    labels = load_labels(labels_path)
     wanted = {case_id for case_id, _ in labels}
-    case_dir = os.path.join(work, "agent_traj_cases")
+    # One scratch folder per label file: render() renders a folder once.
+    name = os.path.splitext(os.path.basename(labels_path))[0].replace("_labels", "")
+    case_dir = os.path.join(work, name + "_cases")
     write_cases(shared, case_dir, wanted)
-    rendered = data.render(shared, case_dir, os.path.join(work, "agent_traj"))
-    units = os.path.join(work, "agent_traj.units.jsonl")
+    rendered = data.render(shared, case_dir, os.path.join(work, name))
+    units = os.path.join(work, name + ".units.jsonl")
     judged = data.judge(binary, rendered, units, rules_dir)
     rows, matched = [], set()
     for case_id in sorted(wanted):

@@ -151,25 +151,30 @@ def print_wrong(wrong, limit):
 def print_traj(binary, shared, rules, work):
     """Our hand labels of a Gemini agent's SWE-bench messages: a real-text
     style agent_turns barely holds, never fitted on (fit_scorer.py
-    --with-traj would), so it measures like a validation split."""
-    rows, unmatched = traj_data.load(shared, binary, work, rules)
-    if rows is None:
-        print("\nagent_traj: SKIP, %s not found" % traj_data.trajectories_path(shared))
-        return
-    t = Tally()
-    for _, sentences in rows:
-        for sentence, label in sentences:
-            t.add_sentence(sentence, label)
-    p, r = prf(t.s["tp"], t.s["fp"], t.s["fn"])
-    rp, rr = prf(t.r["tp"], t.r["fp"], t.r["fn"])
-    bp, br = prf(t.b["tp"], t.b["fp"], t.b["fn"])
-    print("\nagent_traj (Gemini 3 Pro on SWE-bench, each message read as a final one; our labels of %d sampled"
-          " weighed sentences, never fitted on%s):" % (sum(t.by_class.values()),
-                                                      ", %d labels not found" % unmatched if unmatched else ""))
-    print("  scorer P %.2f R %.2f (tp %d, fp %d, fn %d) | packs alone P %.2f R %.2f | one-regex baseline P %.2f R %.2f" % (
-        p, r, t.s["tp"], t.s["fp"], t.s["fn"], rp, rr, bp, br))
-    print("  false claims per class: " + ", ".join(
-        "%s %s" % (c, ratio(t.claimed_by_class[c], t.by_class[c])) for c in data.CLASSES if c != "claim" and t.by_class[c]))
+    --with-traj would fit on the development labels). The development
+    labels were looked at while designing rules; the held-out ones were set
+    after and never looked at, so they measure like a validation split."""
+    for title, path in (("development labels, looked at while designing", traj_data.LABELS),
+                        ("held-out labels, never looked at while designing", traj_data.HELDOUT_LABELS)):
+        rows, unmatched = traj_data.load(shared, binary, work, rules, labels_path=path)
+        if rows is None:
+            print("\nagent_traj: SKIP, %s not found" % traj_data.trajectories_path(shared))
+            return
+        t = Tally()
+        for _, sentences in rows:
+            for sentence, label in sentences:
+                t.add_sentence(sentence, label)
+        p, r = prf(t.s["tp"], t.s["fp"], t.s["fn"])
+        rp, rr = prf(t.r["tp"], t.r["fp"], t.r["fn"])
+        bp, br = prf(t.b["tp"], t.b["fp"], t.b["fn"])
+        print("\nagent_traj (Gemini 3 Pro on SWE-bench, each message read as a final one; %s: %d sampled"
+              " weighed sentences, never fitted on%s):" % (title, sum(t.by_class.values()),
+                                                          ", %d labels not found" % unmatched if unmatched else ""))
+        print("  scorer P %.2f R %.2f (tp %d, fp %d, fn %d) | packs alone P %.2f R %.2f | one-regex baseline P %.2f R %.2f" % (
+            p, r, t.s["tp"], t.s["fp"], t.s["fn"], rp, rr, bp, br))
+        print("  false claims per class: " + ", ".join(
+            "%s %s" % (c, ratio(t.claimed_by_class[c], t.by_class[c])) for c in data.CLASSES
+            if c != "claim" and t.by_class[c]))
 
 
 def report(binary, shared, rules=None, work=None, errors=0):
