@@ -156,6 +156,14 @@ namespace {
 // none.
 int CauseNamingRule(const RuleSet& rules, std::string_view masked) {
   const Hits hits = rules.Match(Target::kSentence, masked);
+  // A hedged, questioning, conditional or uncertain lead-in ("This could
+  // be caused by:", "## Possible causes", "Is it one of these?") introduces
+  // hypotheses: the spec's hedge qualifies what it labels, so its items and
+  // section do not answer it as causes. A negation does not: "not because
+  // X, but because:" asserts what follows.
+  for (const RuleKind kind : {RuleKind::kHedge, RuleKind::kQuestion, RuleKind::kConditional, RuleKind::kUncertainty}) {
+    if (hits.Has(kind)) return -1;
+  }
   if (hits.Has(RuleKind::kClaim)) return hits.First(RuleKind::kClaim);
   for (const int r : hits.rules) {
     const Rule& rule = rules.rule(r);

@@ -156,6 +156,19 @@ TEST_CASE("Scorer: a lead-in that gives the cause, and a table row labelled Caus
   CHECK(item.rule >= 0);
   const Message plain = ParseMessage("Changes in this pass:\n\n- the image tag is bumped\n");
   CHECK_FALSE(MessagePlaces(rules, plain).Of(plain.sentences[1]).after_cause_lead_in);
+  // A hedged or questioning lead-in introduces hypotheses, not causes; a
+  // negated one still asserts what follows.
+  for (const char* hypotheses : {"The deploy could fail because of:\n\n- the image tag is stale\n",
+                                 "## Possible causes of the crash\n\n- the image tag is stale\n",
+                                 "Does the deploy fail because of one of these?\n\n- the image tag is stale\n"}) {
+    INFO(hypotheses);
+    const Message m = ParseMessage(hypotheses);
+    const SentencePlace p = MessagePlaces(rules, m).Of(m.sentences.back());
+    CHECK_FALSE(p.after_cause_lead_in);
+    CHECK_FALSE(p.under_cause_heading);
+  }
+  const Message negated = ParseMessage("The deploy fails not because of the network but because:\n\n- the image tag is stale\n");
+  CHECK(MessagePlaces(rules, negated).Of(negated.sentences.back()).after_cause_lead_in);
 
   const Message table = ParseMessage("| Field | Value |\n|---|---|\n| Cause | the nightly cron job |\n| Owner | ops |\n");
   bool found = false;
