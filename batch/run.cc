@@ -9,13 +9,13 @@
 #include <thread>
 
 #include "batch/progress.h"
+#include "batch/work_queue.h"
 
 namespace causegate::batch {
 
-int WorkerCount(int jobs, std::size_t files) {
-  int n = jobs > 0 ? jobs : static_cast<int>(std::thread::hardware_concurrency());
-  n = std::max(n, 1);
-  return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(n), std::max<std::size_t>(files, 1)));
+int ThreadCount(int jobs) {
+  const int n = jobs > 0 ? jobs : static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(n, 1);
 }
 
 CheckResults CheckFiles(const std::vector<std::string>& files, const rules::RuleSet& rules,
@@ -36,20 +36,31 @@ CheckResults CheckFiles(const std::vector<std::string>& files, const rules::Rule
   if (options.progress) {
     progress = std::make_unique<ProgressLine>(stderr, static_cast<int>(files.size()), static_cast<std::int64_t>(total));
   }
+  const int threads = ThreadCount(options.jobs);
+  CheckOptions check = options.check;
+  // Enough turns read ahead that no thread waits for the reader, few
+  // enough that memory stays a few turns per file.
+  check.turns_in_flight = threads > 1 ? 2 * static_cast<std::size_t>(threads) : 1;
+  WorkQueue queue;
   std::vector<FileCheck> checked(files.size());
   std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> unfinished{files.size()};
+  if (files.empty()) queue.Close();
+  // Each thread reads the next file (judging its own and other files'
+  // turns while it waits); with no file left it judges until all are done.
   auto work = [&] {
     for (std::size_t k = next++; k < order.size(); k = next++) {
       const std::size_t i = order[k];
-      checked[i] = CheckFile(files[i], rules, options.check);
+      checked[i] = CheckFile(files[i], rules, check, &queue);
       if (progress) progress->FileDone(static_cast<std::int64_t>(sizes[i]), checked[i].file.turns);
+      if (--unfinished == 0) queue.Close();
     }
+    queue.Serve();
   };
-  const int workers = WorkerCount(options.jobs, files.size());
-  std::vector<std::thread> threads;
-  for (int t = 1; t < workers; ++t) threads.emplace_back(work);
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
-  for (std::thread& t : threads) t.join();
+  for (std::thread& t : pool) t.join();
   if (progress) progress->Stop();
 
   CheckResults results;

@@ -265,9 +265,9 @@ TEST_CASE("results do not depend on the number of workers", "[report]") {
   RunOptions four;
   four.jobs = 4;
   CHECK(RenderJson(CheckFiles(files, *Rules(), one)) == RenderJson(CheckFiles(files, *Rules(), four)));
-  CHECK(WorkerCount(0, 100) >= 1);
-  CHECK(WorkerCount(8, 3) == 3);
-  CHECK(WorkerCount(2, 0) == 1);
+  CHECK(ThreadCount(0) >= 1);
+  CHECK(ThreadCount(8) == 8);
+  CHECK(ThreadCount(-1) >= 1);
 }
 
 TEST_CASE("the progress line", "[report]") {
