@@ -145,6 +145,17 @@ Status MakeRecord(const std::string& path, evidence::TranscriptFormat format, in
   }
 }
 
+// Moves the record's turn object to the spill file, and drops what only
+// the html report reads, which reads it back (batch/results.h). A spill
+// file that cannot be written (a full disk) costs memory, not the check.
+void Spill(const std::shared_ptr<SpillFile>& spill, TurnRecord* record) {
+  std::int64_t offset = 0;
+  if (!spill->Append(record->json, &offset).ok()) return;
+  record->json_spill = SpillRef{spill, offset, record->json.size()};
+  std::string().swap(record->json);
+  record->Compact();
+}
+
 struct JudgedTurn {
   Status status;  // not ok: the check of the file fails with it
   TurnRecord record;
@@ -163,6 +174,7 @@ JudgedTurn JudgeOne(const std::string& path, evidence::TranscriptFormat format, 
   const std::string& last_reason = turn.stop_feedback.empty() ? std::string() : turn.stop_feedback.back();
   const rules::Outcome outcome = rules::Decide(verdict, rules, prior, last_reason, options.loop);
   out.status = MakeRecord(path, format, index, turn, verdict, outcome, prior, rules, &out.record);
+  if (out.status.ok() && options.spill != nullptr) Spill(options.spill, &out.record);
   return out;
 }
 

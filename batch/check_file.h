@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,10 @@ struct CheckOptions {
   // Turns of one file given to a run's queue and not yet reported: read
   // ahead of the oldest one still being judged (batch/work_queue.h).
   std::size_t turns_in_flight = 1;
+  // Where each turn's JSON object goes as it is judged (TurnRecord::json
+  // stays empty and the record is compact, TurnRecord::Compact); null
+  // keeps them in memory.
+  std::shared_ptr<SpillFile> spill;
 };
 
 struct FileCheck {

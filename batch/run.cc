@@ -41,6 +41,7 @@ CheckResults CheckFiles(const std::vector<std::string>& files, const rules::Rule
   // Enough turns read ahead that no thread waits for the reader, few
   // enough that memory stays a few turns per file.
   check.turns_in_flight = threads > 1 ? 2 * static_cast<std::size_t>(threads) : 1;
+  if (options.spill && !files.empty() && !SpillFile::Open(&check.spill).ok()) check.spill = nullptr;
   WorkQueue queue;
   std::vector<FileCheck> checked(files.size());
   std::atomic<std::size_t> next{0};
@@ -63,10 +64,16 @@ CheckResults CheckFiles(const std::vector<std::string>& files, const rules::Rule
   for (std::thread& t : pool) t.join();
   if (progress) progress->Stop();
 
+  // Each file's turns moved into one list sized once, each file's own
+  // freed as it goes: a large check holds its records once, not twice.
   CheckResults results;
+  std::size_t turns = 0;
+  for (const FileCheck& c : checked) turns += c.turns.size();
+  results.turns.reserve(turns);
   for (FileCheck& c : checked) {
     results.files.push_back(std::move(c.file));
     for (TurnRecord& turn : c.turns) results.turns.push_back(std::move(turn));
+    std::vector<TurnRecord>().swap(c.turns);
   }
   Normalize(&results);
   return results;

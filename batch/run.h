@@ -20,6 +20,10 @@ struct RunOptions {
   int jobs = 0;  // threads; 0: one per core (std::thread::hardware_concurrency)
   CheckOptions check;
   bool progress = false;  // draw the progress line on stderr
+  // Turn objects written to a temporary file as they are judged
+  // (batch/spill_file.h), so memory does not grow with the turns; kept in
+  // memory when off, or when no such file can be made.
+  bool spill = true;
 };
 
 CheckResults CheckFiles(const std::vector<std::string>& files, const rules::RuleSet& rules,

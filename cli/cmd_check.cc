@@ -102,6 +102,12 @@ void NameStdin(const std::string& temp, batch::CheckResults* results) {
   }
   for (batch::TurnRecord& t : results->turns) {
     rename(&t.file);
+    if (t.json_spill.file != nullptr) {
+      std::string object;
+      if (!t.LoadJson(&object).ok()) continue;  // the json report says why
+      t.json = std::move(object);
+      t.json_spill = batch::SpillRef();
+    }
     rename(&t.json);
   }
 }
