@@ -1,7 +1,11 @@
 // Every turn of a file through the same calls the live hook makes at a
-// stop (rules::JudgeTurn, gate::PriorBlocks, rules::Decide), in file order,
-// pushing each judged turn into the session history the next ones are
-// judged with. The turn's record is rules::VerdictToJson's verdict (the
+// stop (rules::JudgeTurn, gate::PriorBlocks, rules::Decide). The turns are
+// read in file order; each is given a view of the session history as it
+// stands (the turns before it), then pushed into it, and its judging is
+// handed to the run's queue (batch/work_queue.h), whose results come back
+// in the order given. So what a turn is judged with does not depend on
+// when, or on which thread, it is judged. The turn's record is
+// rules::VerdictToJson's verdict (the
 // block reason included: what the agent got), plus the turn's place and
 // context, the span of each claim in the final message, and under each
 // unsupported claim the tool lines nearest it.
