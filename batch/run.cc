@@ -38,9 +38,12 @@ CheckResults CheckFiles(const std::vector<std::string>& files, const rules::Rule
   }
   const int threads = ThreadCount(options.jobs);
   CheckOptions check = options.check;
-  // Enough turns read ahead that no thread waits for the reader, few
-  // enough that memory stays a few turns per file.
-  check.turns_in_flight = threads > 1 ? 2 * static_cast<std::size_t>(threads) : 1;
+  // Enough turns read ahead that no thread waits for a reader, few enough
+  // that memory stays a few turns a thread: 2 per thread in all, shared by
+  // the files read at once (at least 2 each).
+  const auto n = static_cast<std::size_t>(threads);
+  const std::size_t readers = std::max<std::size_t>(1, std::min(n, files.size()));
+  check.turns_in_flight = n > 1 ? std::max<std::size_t>(2, 2 * n / readers) : 1;
   if (options.spill && !files.empty() && !SpillFile::Open(&check.spill).ok()) check.spill = nullptr;
   WorkQueue queue;
   std::vector<FileCheck> checked(files.size());

@@ -17,7 +17,9 @@ TEST_CASE("what is appended from many threads reads back at its offset", "[spill
   constexpr int kThreads = 4;
   constexpr int kEach = 200;
   std::vector<std::vector<std::int64_t>> offsets(kThreads, std::vector<std::int64_t>(kEach));
-  auto text = [](int t, int i) { return "{\"thread\":" + std::to_string(t) + ",\"i\":" + std::string(i % 37, 'x') + "}"; };
+  auto text = [](int t, int i) {
+    return "{\"thread\":" + std::to_string(t) + ",\"i\":" + std::string(i % 37, 'x') + "}";
+  };
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
