@@ -1,7 +1,11 @@
 // Every turn of a file through the same calls the live hook makes at a
-// stop (rules::JudgeTurn, gate::PriorBlocks, rules::Decide), in file order,
-// pushing each judged turn into the session history the next ones are
-// judged with. The turn's record is rules::VerdictToJson's verdict (the
+// stop (rules::JudgeTurn, gate::PriorBlocks, rules::Decide). The turns are
+// read in file order; each is given a view of the session history as it
+// stands (the turns before it), then pushed into it, and its judging is
+// handed to the run's queue (batch/work_queue.h), whose results come back
+// in the order given. So what a turn is judged with does not depend on
+// when, or on which thread, it is judged. The turn's record is
+// rules::VerdictToJson's verdict (the
 // block reason included: what the agent got), plus the turn's place and
 // context, the span of each claim in the final message, and under each
 // unsupported claim the tool lines nearest it.
@@ -19,6 +23,7 @@
 #include <utility>
 
 #include "batch/session_history.h"
+#include "batch/work_queue.h"
 #include "evidence/nearest_lines.h"
 #include "evidence/transcript.h"
 #include "gate/gate.h"
@@ -144,6 +149,39 @@ Status MakeRecord(const std::string& path, evidence::TranscriptFormat format, in
   }
 }
 
+// Moves the record's turn object to the spill file, and drops what only
+// the html report reads, which reads it back (batch/results.h). A spill
+// file that cannot be written (a full disk) costs memory, not the check.
+void Spill(const std::shared_ptr<SpillFile>& spill, TurnRecord* record) {
+  std::int64_t offset = 0;
+  if (!spill->Append(record->json, &offset).ok()) return;
+  record->json_spill = SpillRef{spill, offset, record->json.size()};
+  std::string().swap(record->json);
+  record->Compact();
+}
+
+struct JudgedTurn {
+  Status status;  // not ok: the check of the file fails with it
+  TurnRecord record;
+};
+
+// One turn, as the hook judges it at its stop, with the turns before it
+// as `earlier`.
+JudgedTurn JudgeOne(const std::string& path, evidence::TranscriptFormat format, int index, const evidence::Turn& turn,
+                    HistoryView* earlier, const rules::RuleSet& rules, const CheckOptions& options) {
+  JudgedTurn out;
+  const rules::Verdict verdict = rules::JudgeTurn(turn, earlier, rules);
+  // A turn read back and found changed makes every verdict suspect.
+  out.status = earlier->status();
+  if (!out.status.ok()) return out;
+  const int prior = gate::PriorBlocks(turn, /*continuing=*/false);
+  const std::string& last_reason = turn.stop_feedback.empty() ? std::string() : turn.stop_feedback.back();
+  const rules::Outcome outcome = rules::Decide(verdict, rules, prior, last_reason, options.loop);
+  out.status = MakeRecord(path, format, index, turn, verdict, outcome, prior, rules, &out.record);
+  if (out.status.ok() && options.spill != nullptr) Spill(options.spill, &out.record);
+  return out;
+}
+
 }  // namespace
 
 std::string AgentOfFormat(evidence::TranscriptFormat format) {
@@ -184,7 +222,8 @@ Span SentenceSpan(std::string_view message, std::size_t offset, std::string_view
   return Span{offset, end};
 }
 
-FileCheck CheckFile(const std::string& path, const rules::RuleSet& rules, const CheckOptions& options) {
+FileCheck CheckFile(const std::string& path, const rules::RuleSet& rules, const CheckOptions& options,
+                    WorkQueue* queue) {
   FileCheck out;
   out.file.path = path;
   std::error_code ec;
@@ -208,7 +247,17 @@ FileCheck CheckFile(const std::string& path, const rules::RuleSet& rules, const 
   std::optional<SessionHistory> history;  // made once the rereader is known, before the first turn
   Status failed = Status::Ok();
   int visited = 0;
-  const auto judge = [&](const evidence::Turn& turn, int index, const evidence::TurnPlace& place) {
+  WorkQueue own_queue;  // without a run's queue: every turn judged on this thread
+  // Declared after the history: its tasks hold views of it, and its
+  // destructor waits for them.
+  OrderedTasks<JudgedTurn> tasks(queue != nullptr ? queue : &own_queue, queue != nullptr ? options.turns_in_flight : 1,
+                                 [&](JudgedTurn&& judged, const Status& thrown) {
+                                   failed = thrown.ok() ? judged.status : thrown.Within(path);
+                                   if (!failed.ok()) return false;
+                                   out.turns.push_back(std::move(judged.record));
+                                   return true;
+                                 });
+  const auto read = [&](evidence::Turn& turn, int index, const evidence::TurnPlace& place) {
     ++visited;
     if (const std::string_view why = gate::NotJudgedReason(turn); !why.empty()) {
       out.file.not_judged = std::string(why);
@@ -217,27 +266,19 @@ FileCheck CheckFile(const std::string& path, const rules::RuleSet& rules, const 
     if (!history) history.emplace(rereader, options.read_back_bytes);
     // Protocol tracking reads the newest turns whole when the prompt follows
     // up on them (rules::LoadDiagnosisTurns); the look-up only what can hold
-    // a quote.
+    // a quote. The view holds the turns before this one, whatever is pushed
+    // while it waits to be judged.
     const int whole = rules::FollowUpRule(rules, turn.prompt) >= 0 ? limits::kMaxStepTurnsBack : 0;
-    {
-      const std::unique_ptr<evidence::History> earlier =
-          history->View(CitableFragments(turn.final_message), whole, place);
-      const rules::Verdict verdict = rules::JudgeTurn(turn, earlier.get(), rules);
-      // A turn read back and found changed makes every verdict suspect.
-      failed = history->status();
-      if (!failed.ok()) return false;
-      const int prior = gate::PriorBlocks(turn, /*continuing=*/false);
-      const std::string& last_reason = turn.stop_feedback.empty() ? std::string() : turn.stop_feedback.back();
-      const rules::Outcome outcome = rules::Decide(verdict, rules, prior, last_reason, options.loop);
-      TurnRecord record;
-      failed = MakeRecord(path, format, index, turn, verdict, outcome, prior, rules, &record);
-      if (!failed.ok()) return false;
-      out.turns.push_back(std::move(record));
-    }
+    std::shared_ptr<HistoryView> earlier = history->View(CitableFragments(turn.final_message), whole, place);
     history->Push(turn, place);
-    return true;
+    auto judged = std::make_shared<const evidence::Turn>(std::move(turn));
+    tasks.Submit([&path, format, index, &rules, &options, judged = std::move(judged), earlier = std::move(earlier)] {
+      return JudgeOne(path, format, index, *judged, earlier.get(), rules, options);
+    });
+    return failed.ok();
   };
-  const Status s = evidence::ForEachTurnAt(path, evidence::SessionKindOf(path, format), judge, &rereader);
+  const Status s = evidence::ForEachTurnAt(path, evidence::SessionKindOf(path, format), read, &rereader);
+  if (failed.ok()) tasks.Finish();
   out.file.turns = static_cast<int>(out.turns.size());
   if (!failed.ok()) {
     out.file.error = failed.message();

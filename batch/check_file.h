@@ -3,8 +3,9 @@
 // before it as its history (batch/session_history.h), and the loop guard
 // is applied as the hook applies it, counting the gate's own "Stop hook
 // feedback" (or Codex <hook_prompt>) lines in the turn (gate::PriorBlocks).
-// One turn is in memory at a time, plus the history's places and filters;
-// earlier turns are read again from the file when a quote needs them.
+// A few turns are in memory at a time (one per thread judging, and those
+// read ahead for them), plus the history's places and filters; earlier
+// turns are read again from the file when a quote needs them.
 //
 // A Claude Code file named agent-*.jsonl is a subagent's own transcript and
 // is read as one (its task prompt is its prompt); every other file as a
@@ -19,10 +20,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "batch/results.h"
+#include "batch/work_queue.h"
 #include "evidence/limits.h"
 #include "evidence/transcript.h"
 #include "rules/loop_policy.h"
@@ -35,6 +38,13 @@ struct CheckOptions {
   // How far back from a turn's end its look-up reaches: the hook's bound
   // (batch/session_history.h).
   std::int64_t read_back_bytes = static_cast<std::int64_t>(limits::kMaxScanBackBytes);
+  // Turns of one file given to a run's queue and not yet reported: read
+  // ahead of the oldest one still being judged (batch/work_queue.h).
+  std::size_t turns_in_flight = 1;
+  // Where each turn's JSON object goes as it is judged (TurnRecord::json
+  // stays empty and the record is compact, TurnRecord::Compact); null
+  // keeps them in memory.
+  std::shared_ptr<SpillFile> spill;
 };
 
 struct FileCheck {
@@ -42,8 +52,12 @@ struct FileCheck {
   std::vector<TurnRecord> turns;
 };
 
-// Thread-safe for concurrent calls sharing one RuleSet.
-FileCheck CheckFile(const std::string& path, const rules::RuleSet& rules, const CheckOptions& options);
+// Thread-safe for concurrent calls sharing one RuleSet. The turns are read
+// on the calling thread and judged on queue's threads (batch/work_queue.h;
+// null: on the calling thread), at most options.turns_in_flight at a time;
+// what comes back does not depend on which threads judged them.
+FileCheck CheckFile(const std::string& path, const rules::RuleSet& rules, const CheckOptions& options,
+                    WorkQueue* queue = nullptr);
 
 // The agent a transcript format is written by, named as the hook names it
 // (`hook --agent`, the daemon's metrics): claude-code, codex, gemini,

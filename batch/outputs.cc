@@ -31,14 +31,37 @@ Status WriteReports(std::optional<ReportFormat> stdout_format, const std::vector
     if (it == rendered.end()) it = rendered.emplace(format, RenderReport(format, results, rules, options)).first;
     return it->second;
   };
+  // The JSON document holds every turn object: written a turn at a time,
+  // never whole in memory (spilled objects are read back one by one).
+  auto write_json = [&results](std::FILE* f) {
+    return WriteJson(results, [f](std::string_view piece) {
+      return std::fwrite(piece.data(), 1, piece.size(), f) == piece.size() ? Status::Ok()
+                                                                            : Status::Error("cannot write");
+    });
+  };
   for (const OutputSpec& spec : files) {
+    if (spec.format == ReportFormat::kJson) {
+      std::FILE* f = std::fopen(spec.path.c_str(), "wb");
+      if (f == nullptr) return Status::Error(spec.path + ": cannot write the json report");
+      const Status s = write_json(f);
+      const bool closed = std::fclose(f) == 0;
+      if (!s.ok() || !closed) {
+        return Status::Error(spec.path + ": cannot write the json report" + (s.ok() ? "" : ": " + s.message()));
+      }
+      continue;
+    }
     const std::string& text = render(spec.format);
     std::ofstream out(spec.path, std::ios::binary | std::ios::trunc);
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
     out.close();
     if (!out) return Status::Error(spec.path + ": cannot write the " + ReportFormatName(spec.format) + " report");
   }
-  if (stdout_format) {
+  if (stdout_format == ReportFormat::kJson) {
+    const Status s = write_json(stdout);
+    if (!s.ok() || std::fflush(stdout) != 0) {
+      return Status::Error("stdout: cannot write the report" + (s.ok() ? "" : ": " + s.message()));
+    }
+  } else if (stdout_format) {
     const std::string& text = render(*stdout_format);
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
       return Status::Error("stdout: cannot write the report");

@@ -361,7 +361,11 @@ std::string TurnData(const CheckResults& results) {
                    [&rank](const TurnRecord* a, const TurnRecord* b) { return rank(a) < rank(b); });
   std::string out = "[";
   bool first = true;
-  for (const TurnRecord* turn : listed) {
+  for (const TurnRecord* listed_turn : listed) {
+    // A spilled record is compact: its card needs the whole one, read back
+    // one turn at a time. One that cannot be read shows what is kept.
+    TurnRecord full;
+    const TurnRecord* turn = listed_turn->Full(&full).ok() ? &full : listed_turn;
     Json findings = Json::array();
     Json rules = Json::array();
     for (const ClaimRecord& claim : turn->claims) {

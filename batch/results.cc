@@ -78,6 +78,41 @@ ClaimRecord ParseClaim(const json& c) {
 
 }  // namespace
 
+Status TurnRecord::LoadJson(std::string* out) const {
+  if (json_spill.file == nullptr) {
+    *out = json;
+    return Status::Ok();
+  }
+  return json_spill.file->Read(json_spill.offset, json_spill.size, out);
+}
+
+void TurnRecord::Compact() {
+  std::string().swap(final_message);
+  std::string().swap(reason);
+  for (ClaimRecord& claim : claims) {
+    std::vector<NearRecord>().swap(claim.nearest);
+    for (CitationRecord& c : claim.citations) {
+      std::string().swap(c.tool);
+      std::string().swap(c.command);
+      std::string().swap(c.excerpt);
+    }
+  }
+}
+
+Status TurnRecord::Full(TurnRecord* out) const {
+  if (json_spill.file == nullptr) {
+    *out = *this;
+    return Status::Ok();
+  }
+  std::string object;
+  if (Status s = LoadJson(&object); !s.ok()) return s;
+  if (Status s = ParseTurnRecord(object, out); !s.ok()) return s;
+  out->json.clear();
+  out->json_spill = json_spill;
+  out->known = known;
+  return Status::Ok();
+}
+
 int TurnRecord::unsupported() const {
   int n = 0;
   for (const ClaimRecord& claim : claims) n += !claim.supported();
@@ -166,7 +201,12 @@ Status ParseTurnRecord(std::string_view json_text, TurnRecord* out) {
   return Status::Ok();
 }
 
-std::string RenderJson(const CheckResults& results) {
+namespace {
+
+enum class Unreadable { kFail, kNull };  // a spilled object that cannot be read back
+
+Status WriteDocument(const CheckResults& results, const std::function<Status(std::string_view)>& write,
+                     Unreadable unreadable) {
   const Summary s = Summarize(results);
   json findings = json::object();
   for (const auto& [finding, n] : s.findings) findings[finding] = n;
@@ -187,21 +227,49 @@ std::string RenderJson(const CheckResults& results) {
     first = false;
   }
   out += "],\n\"turns\":[";
+  if (Status w = write(out); !w.ok()) return w;
+  first = true;
+  std::string object;
+  for (const TurnRecord& t : results.turns) {
+    if (Status r = t.LoadJson(&object); !r.ok()) {
+      if (unreadable == Unreadable::kFail) return r.Within(t.file + ": turn " + std::to_string(t.turn));
+      object = "null";
+    }
+    // A baseline marks a turn after it was judged: its object says so.
+    const bool mark = t.known && object.find("\"known\":true") == std::string::npos && !object.empty() &&
+                      object.back() == '}';
+    if (mark) {
+      object.pop_back();
+      object += ",\"known\":true}";
+    }
+    object.insert(0, first ? "\n" : ",\n");
+    if (Status w = write(object); !w.ok()) return w;
+    first = false;
+  }
+  return write("]}\n");
+}
+
+}  // namespace
+
+Status WriteJson(const CheckResults& results, const std::function<Status(std::string_view)>& write) {
+  return WriteDocument(results, write, Unreadable::kFail);
+}
+
+std::string RenderJson(const CheckResults& results) {
+  std::string out;
   // The document is most of a large check's memory at its end: sized once
   // rather than grown by doubling.
   std::size_t turn_bytes = 0;
-  for (const TurnRecord& t : results.turns) turn_bytes += t.json.size() + 16;
-  out.reserve(out.size() + turn_bytes + 8);
-  first = true;
-  for (const TurnRecord& t : results.turns) {
-    out += first ? "\n" : ",\n";
-    // A baseline marks a turn after it was judged: its object says so.
-    const bool mark = t.known && t.json.find("\"known\":true") == std::string::npos && !t.json.empty() &&
-                      t.json.back() == '}';
-    out += mark ? t.json.substr(0, t.json.size() - 1) + ",\"known\":true}" : t.json;
-    first = false;
-  }
-  out += "]}\n";
+  for (const TurnRecord& t : results.turns) turn_bytes += (t.json_spill.file ? t.json_spill.size : t.json.size()) + 16;
+  out.reserve(turn_bytes + 4096);
+  const Status s = WriteDocument(
+      results,
+      [&out](std::string_view piece) {
+        out += piece;
+        return Status::Ok();
+      },
+      Unreadable::kNull);
+  (void)s;  // only write can fail it, and this one does not
   return out;
 }
 

@@ -8,11 +8,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "batch/spill_file.h"
 #include "evidence/status.h"
 
 namespace causegate::batch {
@@ -61,6 +63,10 @@ struct TurnRecord {
   std::string started_at;           // ISO 8601
   std::string project;              // the working folder
   std::string prompt_excerpt;
+  // When check spills the turn object (json_spill), the record keeps only
+  // what the reports but html read: final_message, reason, and each
+  // claim's nearest and its citations' tool, command and excerpt are left
+  // empty (Compact()); html reads them back from the object (Full()).
   std::string final_message;
   std::string action;               // allow, block, allow-unproven (rules::ActionName)
   std::string reason;               // what the agent got: the block reason, or
@@ -68,7 +74,9 @@ struct TurnRecord {
   int prior_blocks = 0;             // blocks the transcript shows before this stop
   int tool_calls = 0;               // calls the turn made
   std::vector<ClaimRecord> claims;
-  std::string json;                 // the whole turn object, compact (--format json)
+  std::string json;                 // the whole turn object, compact (--format json),
+                                    // unless check spilled it (then empty)
+  SpillRef json_spill;              // where check spilled it (file null: in json)
   // Flagged, but every unsupported claim is in the baseline (baseline.h):
   // reported as known, failing nothing.
   bool known = false;
@@ -80,6 +88,14 @@ struct TurnRecord {
   // is reached. These are the turns that fail a check, unless known.
   bool flagged() const { return action != "allow" && !known; }
   int unsupported() const;
+  // The turn object: json, or read back from where it was spilled.
+  Status LoadJson(std::string* out) const;
+  // Drops what only the html report reads (see final_message). REQUIRES:
+  // the object is spilled.
+  void Compact();
+  // The whole record: this one, or when spilled, parsed again from its
+  // object (with known as here).
+  Status Full(TurnRecord* out) const;
 };
 
 struct FileRecord {
@@ -121,7 +137,13 @@ void Normalize(CheckResults* results);
 // One turn object (see CHECK.md) into a record; keeps the text as json.
 Status ParseTurnRecord(std::string_view json_text, TurnRecord* out);
 
-// The JSON document of --format json.
+// The JSON document of --format json, handed to write a piece at a time
+// (a turn object each), so that spilled turn objects are read back one by
+// one. Stops at the first error of write, or of reading an object back.
+Status WriteJson(const CheckResults& results, const std::function<Status(std::string_view)>& write);
+
+// The same document as one string. REQUIRES: every spilled turn object can
+// be read back (one that cannot is written as null; WriteJson says why).
 std::string RenderJson(const CheckResults& results);
 
 // Reads a document RenderJson wrote. source names it in errors.

@@ -9,13 +9,13 @@
 #include <thread>
 
 #include "batch/progress.h"
+#include "batch/work_queue.h"
 
 namespace causegate::batch {
 
-int WorkerCount(int jobs, std::size_t files) {
-  int n = jobs > 0 ? jobs : static_cast<int>(std::thread::hardware_concurrency());
-  n = std::max(n, 1);
-  return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(n), std::max<std::size_t>(files, 1)));
+int ThreadCount(int jobs) {
+  const int n = jobs > 0 ? jobs : static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(n, 1);
 }
 
 CheckResults CheckFiles(const std::vector<std::string>& files, const rules::RuleSet& rules,
@@ -36,26 +36,47 @@ CheckResults CheckFiles(const std::vector<std::string>& files, const rules::Rule
   if (options.progress) {
     progress = std::make_unique<ProgressLine>(stderr, static_cast<int>(files.size()), static_cast<std::int64_t>(total));
   }
+  const int threads = ThreadCount(options.jobs);
+  CheckOptions check = options.check;
+  // Enough turns read ahead that no thread waits for a reader, few enough
+  // that memory stays a few turns a thread: 2 per thread in all, shared by
+  // the files read at once (at least 2 each).
+  const auto n = static_cast<std::size_t>(threads);
+  const std::size_t readers = std::max<std::size_t>(1, std::min(n, files.size()));
+  check.turns_in_flight = n > 1 ? std::max<std::size_t>(2, 2 * n / readers) : 1;
+  if (options.spill && !files.empty() && !SpillFile::Open(&check.spill).ok()) check.spill = nullptr;
+  WorkQueue queue;
   std::vector<FileCheck> checked(files.size());
   std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> unfinished{files.size()};
+  if (files.empty()) queue.Close();
+  // Each thread reads the next file (judging its own and other files'
+  // turns while it waits); with no file left it judges until all are done.
   auto work = [&] {
     for (std::size_t k = next++; k < order.size(); k = next++) {
       const std::size_t i = order[k];
-      checked[i] = CheckFile(files[i], rules, options.check);
+      checked[i] = CheckFile(files[i], rules, check, &queue);
       if (progress) progress->FileDone(static_cast<std::int64_t>(sizes[i]), checked[i].file.turns);
+      if (--unfinished == 0) queue.Close();
     }
+    queue.Serve();
   };
-  const int workers = WorkerCount(options.jobs, files.size());
-  std::vector<std::thread> threads;
-  for (int t = 1; t < workers; ++t) threads.emplace_back(work);
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
-  for (std::thread& t : threads) t.join();
+  for (std::thread& t : pool) t.join();
   if (progress) progress->Stop();
 
+  // Each file's turns moved into one list sized once, each file's own
+  // freed as it goes: a large check holds its records once, not twice.
   CheckResults results;
+  std::size_t turns = 0;
+  for (const FileCheck& c : checked) turns += c.turns.size();
+  results.turns.reserve(turns);
   for (FileCheck& c : checked) {
     results.files.push_back(std::move(c.file));
     for (TurnRecord& turn : c.turns) results.turns.push_back(std::move(turn));
+    std::vector<TurnRecord>().swap(c.turns);
   }
   Normalize(&results);
   return results;

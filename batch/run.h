@@ -1,8 +1,10 @@
-// Checking many files at once: a pool of worker threads, each taking the
-// next file (largest first, so that one big file does not finish last),
-// sharing one compiled RuleSet. Results come back in the order of the
-// files given, whatever order they finished in.
-// Tests: tests/unit/batch/run_test.cc.
+// Checking many files at once, and one large file on many threads: each
+// thread reads the next file (largest first, so that one big file does not
+// finish last) and hands its turns' judging to a queue shared by all
+// threads (batch/work_queue.h), sharing one compiled RuleSet. Results come
+// back in the order of the files given, and each file's turns in file
+// order, whatever order they finished in: the same for every -j.
+// Tests: tests/unit/batch/report_test.cc, tests/e2e/check_jobs.py.
 #pragma once
 
 #include <string>
@@ -18,12 +20,17 @@ struct RunOptions {
   int jobs = 0;  // threads; 0: one per core (std::thread::hardware_concurrency)
   CheckOptions check;
   bool progress = false;  // draw the progress line on stderr
+  // Turn objects written to a temporary file as they are judged
+  // (batch/spill_file.h), so memory does not grow with the turns; kept in
+  // memory when off, or when no such file can be made.
+  bool spill = true;
 };
 
 CheckResults CheckFiles(const std::vector<std::string>& files, const rules::RuleSet& rules,
                         const RunOptions& options);
 
-// jobs as given, or the number of cores for 0; never more than files.
-int WorkerCount(int jobs, std::size_t files);
+// jobs as given, or the number of cores for 0; at least 1. A file may use
+// them all.
+int ThreadCount(int jobs);
 
 }  // namespace causegate::batch

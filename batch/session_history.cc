@@ -163,7 +163,7 @@ std::size_t TextBytes(const std::string& prompt, const std::vector<evidence::Too
 
 }  // namespace
 
-class SessionHistory::ViewImpl final : public evidence::History {
+class SessionHistory::ViewImpl final : public HistoryView {
  public:
   ViewImpl(SessionHistory* owner, std::vector<std::string> needles, bool filtered, int whole, int floor, int end)
       : owner_(owner),
@@ -207,6 +207,7 @@ class SessionHistory::ViewImpl final : public evidence::History {
       }
       if (!s.ok()) {
         owner_->Failed(s);
+        status_ = s;
         next_ = floor_;
         return false;
       }
@@ -219,6 +220,8 @@ class SessionHistory::ViewImpl final : public evidence::History {
     for (evidence::ToolCall& call : out->tool_calls) call.turns_back = back;
     return true;
   }
+
+  Status status() const override { return status_; }
 
  private:
   bool Relevant(const Kept& kept) const {
@@ -235,6 +238,7 @@ class SessionHistory::ViewImpl final : public evidence::History {
   int floor_;  // the oldest turn in reach
   int next_;   // the turn after the next one to consider
   int end_;    // the turn judged
+  Status status_;
 };
 
 namespace {
@@ -318,8 +322,8 @@ void SessionHistory::Forget() {
   }
 }
 
-std::unique_ptr<evidence::History> SessionHistory::View(const std::vector<std::string>& fragments, int whole,
-                                                        const evidence::TurnPlace& place) {
+std::unique_ptr<HistoryView> SessionHistory::View(const std::vector<std::string>& fragments, int whole,
+                                                  const evidence::TurnPlace& place) {
   std::vector<std::string> needles;
   bool filtered = true;
   for (const std::string& fragment : fragments) {

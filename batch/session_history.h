@@ -36,7 +36,9 @@
 //
 // Thread safety: Push and View on one thread (the one reading the file);
 // views may be used on other threads, concurrently, while later turns are
-// pushed. A view must be destroyed before its history.
+// pushed (batch/work_queue.h: check judges a file's turns on every
+// thread): a view hands out the turns before the one it was made for and
+// nothing pushed after it. A view must be destroyed before its history.
 // Tests: tests/unit/batch/session_history_test.cc.
 #pragma once
 
@@ -103,6 +105,15 @@ class GramFilter {
   std::uint64_t nbits_ = 0;
 };
 
+// The History one turn is judged with (SessionHistory::View), and whether
+// reading back its turns failed.
+class HistoryView : public evidence::History {
+ public:
+  // Ok, or the failure that stopped this view reading back (the file
+  // changed under the check).
+  virtual Status status() const = 0;
+};
+
 class SessionHistory {
  public:
   // The filters of the turns one look-up can reach, together.
@@ -127,11 +138,12 @@ class SessionHistory {
   // long-enough quoted fragments are `fragments` (raw, as quoted); its
   // newest `whole` turns are handed out whatever they hold. Valid until
   // destroyed, whatever is pushed meanwhile.
-  std::unique_ptr<evidence::History> View(const std::vector<std::string>& fragments, int whole = 0,
-                                          const evidence::TurnPlace& place = {});
+  std::unique_ptr<HistoryView> View(const std::vector<std::string>& fragments, int whole = 0,
+                                    const evidence::TurnPlace& place = {});
 
   // The first failure to read a turn again (the file changed under the
-  // check); the views that met it stopped reading back.
+  // check), whichever view met it; the views that met it stopped reading
+  // back, and say so in their own status().
   Status status() const;
 
   // Memory held: filters, places, and the turns kept whole.

@@ -11,7 +11,12 @@ bench/check_corpus.py, then times, best of --runs:
                                   on one thread and on two
 
 and prints MB/s and the ratio of check's time to rg's. Target: >= 100 MB/s
-per core with every turn judged. Not part of `make test` (it takes minutes).
+per core with every turn judged. Then, per session, check's peak RSS on
+that file alone (-j 1, GNU time's maximum resident set) and the ratio of
+the largest session's to the smallest's (target: memory follows the turn,
+not the file: about 1), and -j 1 against -j 2 on the largest session
+alone (one file's turns judged on two threads). Not part of `make test`
+(it takes minutes; tests/e2e/check_scaling.py is the ratio-only smoke).
 
 Usage: bench/check_bench.py [--bin build/causegate] [--corpus DIR]
                             [--sizes 1,2,5,10,25,100] [--runs 3] [--codex-share 0]
@@ -180,6 +185,32 @@ def main():
         if check_rss[j] is not None:
             print("causegate check -j %d peak RSS: %.1f MiB (largest file %.1f MB)"
                   % (j, check_rss[j] / 1024, max(os.path.getsize(f) for f in files) / (1 << 20)))
+    # Memory per session, each file alone: what one file costs.
+    print("%-46s %8s %8s %12s %12s" % ("session (check FILE -j 1)", "MB", "turns", "peak RSS MiB", "vs previous"))
+    per_file = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in sorted(files, key=os.path.getsize):
+            out = os.path.join(tmp, "one.json")
+            rss = peak_rss_kib([args.bin, "check", f, "-j", "1", "--quiet", "--output", "json=" + out])
+            with open(out) as r:
+                turns = json.load(r)["summary"]["turns"]
+            previous = per_file[-1][1] if per_file else None
+            per_file.append((f, rss))
+            print("%-46s %8.1f %8d %12s %12s" % (os.path.basename(f), os.path.getsize(f) / (1 << 20), turns,
+                                                "%.1f" % (rss / 1024) if rss is not None else "-",
+                                                "%.2fx" % (rss / previous) if rss and previous else ""))
+        if len(per_file) > 1 and per_file[0][1] and per_file[-1][1]:
+            print("peak RSS largest / smallest session: %.2fx (%.1f MB / %.1f MB of transcript)"
+                  % (per_file[-1][1] / per_file[0][1], os.path.getsize(per_file[-1][0]) / (1 << 20),
+                     os.path.getsize(per_file[0][0]) / (1 << 20)))
+        largest = per_file[-1][0]
+        large_mb = os.path.getsize(largest) / (1 << 20)
+        one = {j: best_time([args.bin, "check", largest, "-j", str(j), "--quiet", "--output",
+                             "json=" + os.path.join(tmp, "x.json")], args.runs) for j in (1, 2)}
+        for j in (1, 2):
+            print("largest session alone, -j %d: %.2f s wall, %.1f MB/s, %.2f CPU s"
+                  % (j, one[j][0], large_mb / one[j][0], one[j][1]))
+        print("one file on two threads: -j 2 %.2fx faster than -j 1 (wall)" % (one[1][0] / one[2][0]))
     per_core = mb / check_times[1][0]
     print("per core: %.1f MB/s wall, %.1f MB per CPU-second (target >= %.0f MB/s): %s"
           % (per_core, mb / check_times[1][1], TARGET_MB_S, "met" if per_core >= TARGET_MB_S else "MISSED"))

@@ -102,6 +102,12 @@ void NameStdin(const std::string& temp, batch::CheckResults* results) {
   }
   for (batch::TurnRecord& t : results->turns) {
     rename(&t.file);
+    if (t.json_spill.file != nullptr) {
+      std::string object;
+      if (!t.LoadJson(&object).ok()) continue;  // the json report says why
+      t.json = std::move(object);
+      t.json_spill = batch::SpillRef();
+    }
     rename(&t.json);
   }
 }
@@ -192,7 +198,7 @@ void AddCheckCommand(CLI::App& app, Common& common) {
   auto args = std::make_shared<CheckArgs>();
   cmd->add_option("paths", args->paths, "Transcript files, folders (every *.jsonl below) or globs; - reads one from stdin")
       ->required();
-  cmd->add_option("-j,--jobs", args->jobs, "Files checked in parallel (0 to 1024; default 0: one per core)")
+  cmd->add_option("-j,--jobs", args->jobs, "Threads judging turns, of one file or many (0 to 1024; default 0: one per core)")
       ->type_name("N")
       ->check(WholeNumber(0, 1024));
   cmd->add_option("--shard", args->shard, "Check only share I of N of the files, by path hash (e.g. 2/4)");

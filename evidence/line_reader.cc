@@ -106,6 +106,10 @@ bool ForwardLineReader::Fill() {
   if (start_ > 0) {
     buf_.erase(0, start_);
     start_ = 0;
+    // A long line grew the buffer; the lines after it are short again, and
+    // a reader that runs through a whole file (check) should not hold the
+    // longest line's size to its end.
+    if (buf_.capacity() > 4 * block_bytes_ && buf_.size() < block_bytes_) buf_.shrink_to_fit();
   }
   const std::int64_t left = end_ - offset_;
   if (left <= 0) return false;

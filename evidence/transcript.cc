@@ -503,16 +503,16 @@ Status ForEachTurnAt(const std::string& path, SessionKind kind, const PlacedTurn
   if (parse.format == TranscriptFormat::kUnknown) parse.format = TranscriptFormat::kClaudeCode;
   if (parse.format == TranscriptFormat::kGeminiChat) {
     return ForEachGeminiTurn(path, GeminiOptions(), [&visit](const Turn& turn, int index) {
-      return visit(turn, index, TurnPlace());
+      Turn copy = turn;
+      return visit(copy, index, TurnPlace());
     });
   }
   parse.kind = kind;
   // A compaction summary's file name marks each of its turns.
   const bool compaction = IsCompactionTranscript(path);
-  const auto marked = [&visit](const Turn& turn, int index, const TurnPlace& place) {
-    Turn copy = turn;
-    copy.compaction_summary = true;
-    return visit(copy, index, place);
+  const auto marked = [&visit](Turn& turn, int index, const TurnPlace& place) {
+    turn.compaction_summary = true;
+    return visit(turn, index, place);
   };
   const PlacedTurnVisitor visit_each = compaction ? PlacedTurnVisitor(marked) : visit;
   bool no_prompt = false;
@@ -527,7 +527,7 @@ Status ForEachTurnAt(const std::string& path, SessionKind kind, const PlacedTurn
 Status ForEachTurn(const std::string& path, SessionKind kind,
                    const std::function<bool(const Turn&, int index)>& visit) {
   return ForEachTurnAt(
-      path, kind, [&visit](const Turn& turn, int index, const TurnPlace&) { return visit(turn, index); }, nullptr);
+      path, kind, [&visit](Turn& turn, int index, const TurnPlace&) { return visit(turn, index); }, nullptr);
 }
 
 }  // namespace causegate::evidence

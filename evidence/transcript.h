@@ -71,7 +71,8 @@ class TurnRereader {
   virtual std::int64_t file_bytes() const = 0;
 };
 
-using PlacedTurnVisitor = std::function<bool(const Turn&, int index, const TurnPlace& place)>;
+// visit may move from the turn: the reader is done with it.
+using PlacedTurnVisitor = std::function<bool(Turn& turn, int index, const TurnPlace& place)>;
 
 // ForEachTurn, with each turn's place. Before the first visit, *rereader
 // is set to what reads the file's turns again from their places; it stays

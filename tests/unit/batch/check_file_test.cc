@@ -10,9 +10,11 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "batch/check_file.h"
+#include "batch/work_queue.h"
 #include "evidence/transcript.h"
 #include "gate/gate.h"
 #include "rules/loop_policy.h"
@@ -176,6 +178,22 @@ TEST_CASE("every turn gets the verdict the hook would give at its stop", "[check
     }
     CHECK(flagged > 0);
     CHECK(read_back > 0);  // the session did exercise the history
+
+    // The same on a queue served by three more threads, turns read ahead
+    // of their judging: each judged with the history as it stood.
+    WorkQueue queue;
+    std::vector<std::thread> helpers;
+    for (int i = 0; i < 3; ++i) helpers.emplace_back([&queue] { queue.Serve(); });
+    CheckOptions threaded;
+    threaded.turns_in_flight = 8;
+    const FileCheck parallel = CheckFile(path, *Rules(), threaded, &queue);
+    queue.Close();
+    for (std::thread& h : helpers) h.join();
+    REQUIRE(parallel.turns.size() == checked.turns.size());
+    for (std::size_t i = 0; i < checked.turns.size(); ++i) {
+      INFO("turn " << i + 1 << " on the queue");
+      CHECK(parallel.turns[i].json == checked.turns[i].json);
+    }
 
     // The last turn, as the hook's reader (from the end of the file) sees it.
     evidence::LastTurn last;

@@ -265,9 +265,26 @@ TEST_CASE("results do not depend on the number of workers", "[report]") {
   RunOptions four;
   four.jobs = 4;
   CHECK(RenderJson(CheckFiles(files, *Rules(), one)) == RenderJson(CheckFiles(files, *Rules(), four)));
-  CHECK(WorkerCount(0, 100) >= 1);
-  CHECK(WorkerCount(8, 3) == 3);
-  CHECK(WorkerCount(2, 0) == 1);
+  // Turn objects spilled to a file read back as those kept in memory; the
+  // reports that read records in memory see the same.
+  RunOptions kept = four;
+  kept.spill = false;
+  const CheckResults in_memory = CheckFiles(files, *Rules(), kept);
+  const CheckResults spilled = CheckFiles(files, *Rules(), four);
+  REQUIRE(!spilled.turns.empty());
+  CHECK(spilled.turns.front().json_spill.file != nullptr);
+  CHECK(spilled.turns.front().json.empty());
+  CHECK(in_memory.turns.front().json_spill.file == nullptr);
+  CHECK(RenderJson(in_memory) == RenderJson(spilled));
+  for (const ReportFormat format : {ReportFormat::kText, ReportFormat::kSarif, ReportFormat::kJunit,
+                                    ReportFormat::kMarkdown, ReportFormat::kGithub, ReportFormat::kHtml}) {
+    INFO("format " << ReportFormatName(format));
+    CHECK(RenderReport(format, in_memory, *Rules(), ReportOptions()) ==
+          RenderReport(format, spilled, *Rules(), ReportOptions()));
+  }
+  CHECK(ThreadCount(0) >= 1);
+  CHECK(ThreadCount(8) == 8);
+  CHECK(ThreadCount(-1) >= 1);
 }
 
 TEST_CASE("the progress line", "[report]") {
