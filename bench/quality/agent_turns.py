@@ -12,6 +12,8 @@ per folder, train and validation side by side:
     packs alone (the gate before the scorer) on the same sentences, and per
     label class how many sentences the gate took for claims.
 Figures only: exit 0, 77 when ../shared is absent, 2 on a run error.
+--traj-errors N lists up to N wrong sentences of the agent_traj development
+labels (never the held-out ones).
 --errors N lists up to N wrong turns of the train split (never validation:
 looking at it would tune on it).
 """
@@ -148,6 +150,18 @@ def print_wrong(wrong, limit):
                     label, sentence["claim"], sentence["score"], sentence["sentence"][:160], feats))
 
 
+def print_traj_errors(binary, shared, rules, work, limit):
+    """The development labels' wrong sentences, with the features that
+    decided: what the next rule change looks at. Never the held-out ones."""
+    rows, _ = traj_data.load(shared, binary, work, rules, labels_path=traj_data.LABELS)
+    wrong = [(label, s) for _, sentences in (rows or []) for s, label in sentences
+             if (label == "claim") != bool(s["claim"])]
+    print("\nwrong agent_traj sentences, development labels (first %d of %d):" % (min(limit, len(wrong)), len(wrong)))
+    for label, s in wrong[:limit]:
+        feats = ", ".join("%s %+.2f" % (f["name"], f["weight"]) for f in s["features"][:6])
+        print("- [%s, claim=%s, score %.2f] %s\n    %s" % (label, s["claim"], s["score"], s["sentence"][:200], feats))
+
+
 def print_traj(binary, shared, rules, work):
     """Our hand labels of a Gemini agent's SWE-bench messages: a real-text
     style agent_turns barely holds, never fitted on (fit_scorer.py
@@ -177,7 +191,7 @@ def print_traj(binary, shared, rules, work):
             if c != "claim" and t.by_class[c]))
 
 
-def report(binary, shared, rules=None, work=None, errors=0):
+def report(binary, shared, rules=None, work=None, errors=0, traj_errors=0):
     """Prints every figure; work None: a temporary scratch folder."""
     with tempfile.TemporaryDirectory() as tmp:
         work = work or tmp
@@ -187,6 +201,8 @@ def report(binary, shared, rules=None, work=None, errors=0):
         print_turns(tallies, keys)
         print_sentences(tallies, keys)
         print_traj(binary, shared, rules, work)
+        if traj_errors:
+            print_traj_errors(binary, shared, rules, work, traj_errors)
     if errors:
         print_wrong(wrong, errors)
 
@@ -198,11 +214,13 @@ def main():
     ap.add_argument("--work", help="scratch folder for the rendered sessions (default: a temporary one)")
     ap.add_argument("--rules", help="extra pack folder, as --rules")
     ap.add_argument("--errors", type=int, default=0, help="list up to N wrong train turns")
+    ap.add_argument("--traj-errors", type=int, default=0,
+                    help="list up to N wrong sentences of the agent_traj development labels")
     args = ap.parse_args()
     if not os.path.isdir(data.corpus_root(args.shared)):
         print("SKIP: %s not found (the corpora live beside the project)" % data.corpus_root(args.shared))
         return 77
-    report(args.bin, args.shared, args.rules, args.work, args.errors)
+    report(args.bin, args.shared, args.rules, args.work, args.errors, args.traj_errors)
     return 0
 
 
