@@ -36,6 +36,7 @@
 #include <thread>
 
 #include "evidence/fold_cache.h"
+#include "evidence/line_cache.h"
 #include "evidence/limits.h"
 #include "gate/hook_input.h"
 #include "hook/agent_console.h"
@@ -373,6 +374,7 @@ int RunResidentDaemon(const ResidentDaemonOptions& options) {
   spdlog::set_default_logger(logger);
   // The same sessions' tool output, stop after stop: folded once.
   evidence::EnableFoldCache(evidence::FoldCacheBytesFromEnvironment());
+  evidence::EnableLineCache(evidence::LineCacheBytesFromEnvironment());
   Daemon daemon(options);
   return daemon.Run();
 }

@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "evidence/fold_cache.h"
+#include "evidence/line_cache.h"
 #include "gate/hook_input.h"
 #include "gate/state_dir.h"
 #include "server/audit_log.h"
@@ -191,6 +192,7 @@ Status Serve(const ServerConfig& config) {
 
   // A daemon judges the same sessions' tool output at stop after stop.
   evidence::EnableFoldCache(evidence::FoldCacheBytesFromEnvironment());
+  evidence::EnableLineCache(evidence::LineCacheBytesFromEnvironment());
 
   // Before any thread exists, so that every thread inherits the mask.
   sigset_t signals;
