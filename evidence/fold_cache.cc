@@ -12,9 +12,25 @@ ContentCache<std::string>& Cache() {
   return *cache;
 }
 
+ContentCache<FoldedInput>& InputCache() {
+  static auto* cache = new ContentCache<FoldedInput>(
+      [](const FoldedInput& folded) { return sizeof(FoldedInput) + folded.all.size() + folded.supplied.size(); });
+  return *cache;
+}
+
 }  // namespace
 
-void EnableFoldCache(std::size_t max_bytes) { Cache().SetBound(max_bytes); }
+void EnableFoldCache(std::size_t max_bytes) {
+  Cache().SetBound(max_bytes);
+  InputCache().SetBound(max_bytes / 4);
+}
+
+FoldedInput FoldInput(std::string_view key, const std::function<FoldedInput()>& compute) {
+  if (const auto kept = InputCache().Find(0, key)) return *kept;
+  FoldedInput folded = compute();
+  if (InputCache().on()) InputCache().Insert(0, key, folded);
+  return folded;
+}
 
 std::string FoldOutput(std::string_view raw) {
   if (raw.size() < kMinCachedFoldBytes) return FoldForMatch(raw);
