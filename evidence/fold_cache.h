@@ -5,9 +5,12 @@
 // daemon's verdict (bench/RESULTS.md). The cache is keyed by the raw text
 // itself (a hash to find it, the whole text compared on a hit), so an
 // entry is exactly FoldForMatch of its text whatever session or offset it
-// came from: no verdict can change. Bounded in bytes (raw plus folded),
-// least recently used first out. Off until a process enables it; the hook
-// process never does (it judges one stop). Thread-safe.
+// came from: no verdict can change. Each call's input, folded with the
+// agent's own text in it, is kept the same way beside the outputs, keyed
+// by the call's name, command and input. Bounded in bytes (raw plus
+// folded), least recently used first out (evidence/content_cache.h). Off
+// until a process enables it; the hook process never does (it judges one
+// stop). Thread-safe.
 // Tests: tests/unit/evidence/fold_cache_test.cc.
 #pragma once
 
