@@ -18,6 +18,7 @@
 // Tests: tests/unit/evidence/content_cache_test.cc.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -56,17 +57,18 @@ class ContentCache {
   void SetBound(std::size_t max_bytes) {
     std::lock_guard<std::mutex> lock(mu_);
     max_bytes_ = max_bytes;
+    on_.store(max_bytes > 0, std::memory_order_relaxed);
     Trim();
   }
 
-  bool on() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return max_bytes_ > 0;
-  }
+  // Without the lock: a process that never turns the cache on (the hook,
+  // `check` with its worker threads) pays one load per question.
+  bool on() const { return on_.load(std::memory_order_relaxed); }
 
   // The value kept for (salt, key), or null (counted as a miss; off, not
   // counted at all).
   std::shared_ptr<const Value> Find(std::uint64_t salt, std::string_view key) {
+    if (!on()) return nullptr;
     const std::size_t hash = Hash(salt, key);
     std::lock_guard<std::mutex> lock(mu_);
     if (max_bytes_ == 0) return nullptr;
@@ -83,6 +85,7 @@ class ContentCache {
   // miss on the same text) keeps its first value: both are the function's
   // value of the same text.
   void Insert(std::uint64_t salt, std::string_view key, Value value) {
+    if (!on()) return;
     const std::size_t bytes = key.size() + cost_(value);
     const std::size_t hash = Hash(salt, key);
     std::lock_guard<std::mutex> lock(mu_);
@@ -142,6 +145,7 @@ class ContentCache {
 
   const std::function<std::size_t(const Value&)> cost_;
   std::mutex mu_;
+  std::atomic<bool> on_{false};
   std::size_t max_bytes_ = 0;
   Lru lru_;
   Index by_hash_;

@@ -203,7 +203,7 @@ void EvidenceIndex::Build() {
 void EvidenceIndex::Add(const ToolCall& call, int turns_back, std::size_t index) {
   const CallPlace place{turns_back, static_cast<std::uint32_t>(index)};
   Folded folded{&call, {}, {}, place, ModelWrittenOutput(call.name), false, {}};
-  FoldedInput input = FoldInput(InputKey(call), [&call] { return ReadInput(call); });
+  FoldedInput input = FoldInput([&call] { return InputKey(call); }, [&call] { return ReadInput(call); });
   folded.input = ScannedText(std::move(input.all));
   if (input.supplies) supplied_.push_back(Supplied{place, std::move(input.supplied)});
   // Past the session-wide bound, later outputs are not kept (not searched).

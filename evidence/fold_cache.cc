@@ -25,10 +25,12 @@ void EnableFoldCache(std::size_t max_bytes) {
   InputCache().SetBound(max_bytes / 4);
 }
 
-FoldedInput FoldInput(std::string_view key, const std::function<FoldedInput()>& compute) {
-  if (const auto kept = InputCache().Find(0, key)) return *kept;
+FoldedInput FoldInput(const std::function<std::string()>& key, const std::function<FoldedInput()>& compute) {
+  if (!InputCache().on()) return compute();
+  const std::string bytes = key();
+  if (const auto kept = InputCache().Find(0, bytes)) return *kept;
   FoldedInput folded = compute();
-  if (InputCache().on()) InputCache().Insert(0, key, folded);
+  InputCache().Insert(0, bytes, folded);
   return folded;
 }
 

@@ -39,10 +39,11 @@ struct FoldedInput {
   std::string supplied;
   bool supplies = false;  // the agent supplied text (supplied may fold to "")
 };
-// compute(), kept under key when the cache is on: key must hold every
-// byte compute reads (the call's name, command and input). The folded
-// inputs have a quarter of the fold cache's bound, apart from the outputs.
-FoldedInput FoldInput(std::string_view key, const std::function<FoldedInput()>& compute);
+// compute(), kept under key() when the cache is on (key is not built when
+// it is off): the key must hold every byte compute reads (the call's name,
+// command and input). The folded inputs have a quarter of the fold
+// cache's bound, apart from the outputs.
+FoldedInput FoldInput(const std::function<std::string()>& key, const std::function<FoldedInput()>& compute);
 
 // The bound a daemon enables: CAUSEGATE_FOLD_CACHE_MB (a whole number from
 // 0, off, to 4096) in bytes, else 64 MiB.

@@ -86,17 +86,17 @@ TEST_CASE("fold cache: folded inputs are computed once per key, and the key is a
       return f;
     };
   };
-  const FoldedInput first = FoldInput("5:4:Bash{\"a\"}echo", fold("ECHO  Disk"));
-  const FoldedInput again = FoldInput("5:4:Bash{\"a\"}echo", fold("ECHO  Disk"));
+  const FoldedInput first = FoldInput([] { return std::string("5:4:Bash{\"a\"}echo"); }, fold("ECHO  Disk"));
+  const FoldedInput again = FoldInput([] { return std::string("5:4:Bash{\"a\"}echo"); }, fold("ECHO  Disk"));
   CHECK(computed == 1);
   CHECK(again.all == first.all);
   CHECK(again.supplied == first.supplied);
   CHECK(again.supplies);
-  FoldInput("5:4:Bash{\"b\"}echo", fold("other"));  // one byte of the input differs
+  FoldInput([] { return std::string("5:4:Bash{\"b\"}echo"); }, fold("other"));  // one byte of the input differs
   CHECK(computed == 2);
   EnableFoldCache(0);
-  FoldInput("5:4:Bash{\"a\"}echo", fold("ECHO  Disk"));
-  FoldInput("5:4:Bash{\"a\"}echo", fold("ECHO  Disk"));
+  FoldInput([] { return std::string("5:4:Bash{\"a\"}echo"); }, fold("ECHO  Disk"));
+  FoldInput([] { return std::string("5:4:Bash{\"a\"}echo"); }, fold("ECHO  Disk"));
   CHECK(computed == 4);  // off: every time
 }
 
