@@ -191,6 +191,18 @@ def run_spawn(binary, payload, duration, concurrency, prefix):
             "requests": len(latencies), "failures": len(failures)}
 
 
+def block_count(metrics_text, route):
+    """Blocks the daemon counted on route, summed over its other labels (agent)."""
+    total = 0.0
+    for line in metrics_text.splitlines():
+        if not line.startswith("causegate_verdicts_total{"):
+            continue
+        labels, value = line.rsplit(" ", 1)
+        if 'route="%s"' % route in labels and 'decision="block"' in labels:
+            total += float(value)
+    return total
+
+
 def peak_rss_mib(pid):
     """The process's own peak resident memory (VmHWM), in MiB."""
     with open("/proc/%d/status" % pid) as f:
@@ -267,8 +279,7 @@ def main():
                         before, "causegate_judge_duration_seconds_sum")
                     r["cpu_us"] = cpu / max(1, r["requests"]) * 1e6
                     r["judge_us"] = judge_s / max(1, judged) * 1e6
-                    key = 'causegate_verdicts_total{route="%s",decision="block"}' % route
-                    blocks = metric(after, key) - metric(before, key)
+                    blocks = block_count(after, route) - block_count(before, route)
                     fail_open = metric(after, 'causegate_fail_open_total{route="/hook"}') - metric(
                         before, 'causegate_fail_open_total{route="/hook"}')
                     r["ok"] = r["non2xx"] == 0 and fail_open == 0 and blocks >= r["requests"]

@@ -58,6 +58,28 @@ bool IsShellTool(std::string_view name) {
          name == "run_shell_command" || name == "exec_command" || name == "local_shell";
 }
 
+// The parts of a call its input gives the index, folded: every string of
+// the input, and the agent's own text in it (a shell command's words
+// outside searches, a file it wrote, ...).
+FoldedInput ReadInput(const ToolCall& call) {
+  const ToolInputText input = ExtractToolInputText(call.name, call.input);
+  FoldedInput folded;
+  folded.all = FoldForMatch(input.all);
+  const std::string supplied = IsShellTool(call.name) ? AnalyzeShellCommand(call.command).supplied : input.supplied;
+  folded.supplies = !supplied.empty();
+  if (folded.supplies) folded.supplied = FoldForMatch(supplied);
+  return folded;
+}
+
+// Every byte ReadInput reads, unambiguously: the lengths first.
+std::string InputKey(const ToolCall& call) {
+  std::string key = std::to_string(call.name.size()) + ":" + std::to_string(call.command.size()) + ":";
+  key += call.name;
+  key += call.command;
+  key += call.input;
+  return key;
+}
+
 bool IsAsciiSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
@@ -181,10 +203,9 @@ void EvidenceIndex::Build() {
 void EvidenceIndex::Add(const ToolCall& call, int turns_back, std::size_t index) {
   const CallPlace place{turns_back, static_cast<std::uint32_t>(index)};
   Folded folded{&call, {}, {}, place, ModelWrittenOutput(call.name), false, {}};
-  const ToolInputText input = ExtractToolInputText(call.name, call.input);
-  folded.input = ScannedText(FoldForMatch(input.all));
-  std::string supplied = IsShellTool(call.name) ? AnalyzeShellCommand(call.command).supplied : input.supplied;
-  if (!supplied.empty()) supplied_.push_back(Supplied{place, FoldForMatch(supplied)});
+  FoldedInput input = FoldInput([&call] { return InputKey(call); }, [&call] { return ReadInput(call); });
+  folded.input = ScannedText(std::move(input.all));
+  if (input.supplies) supplied_.push_back(Supplied{place, std::move(input.supplied)});
   // Past the session-wide bound, later outputs are not kept (not searched).
   if (*evidence_bytes_ < limits::kMaxEvidenceBytes) {
     folded.output = ScannedText(FoldOutput(call.output));

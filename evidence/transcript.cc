@@ -41,6 +41,7 @@
 #include "evidence/copilot_transcript.h"
 #include "evidence/gemini_transcript.h"
 #include "evidence/limits.h"
+#include "evidence/line_cache.h"
 #include "evidence/line_reader.h"
 #include "evidence/model_output.h"
 
@@ -68,7 +69,22 @@ struct LineParser {
     if (format == TranscriptFormat::kCopilotEvents) return ParseCopilotEventLine(text);
     return ParseClaudeLineFast(text, kind);
   }
+
+  // Which parser this is, for the line cache: lines read by another
+  // format's or kind's parser are other entries.
+  std::uint64_t salt() const {
+    return static_cast<std::uint64_t>(format) | static_cast<std::uint64_t>(kind) << 8 |
+           static_cast<std::uint64_t>(prompts) << 16;
+  }
 };
+
+// parse(text), kept between stops when the line cache is on (daemons).
+LineRecord ParseLine(std::string_view text, const LineParser& parse) {
+  if (const std::shared_ptr<const LineRecord> kept = FindCachedLine(parse.salt(), text)) return *kept;
+  LineRecord rec = parse(text);
+  KeepLine(parse.salt(), text, rec);
+  return rec;
+}
 
 // Codex writes a typed prompt once per event shape in some versions
 // (item_completed UserMessage, then user_message): the second, with the
@@ -93,7 +109,7 @@ LineRecord RecordOf(const RawLine& raw, const LineParser& parse) {
   if (raw.too_long) {
     rec.kind = LineRecord::Kind::kUnreadable;
   } else {
-    rec = parse(raw.text);
+    rec = ParseLine(raw.text, parse);
   }
   rec.line = raw.number;
   EnsureMessageId(&rec, raw.number);

@@ -35,8 +35,8 @@
 #include <mutex>
 #include <thread>
 
-#include "evidence/fold_cache.h"
 #include "evidence/limits.h"
+#include "gate/daemon_caches.h"
 #include "gate/hook_input.h"
 #include "hook/agent_console.h"
 #include "hook/resident.h"
@@ -371,8 +371,8 @@ int RunResidentDaemon(const ResidentDaemonOptions& options) {
   auto logger = std::make_shared<spdlog::logger>("causegate", std::make_shared<DaemonSink>());
   logger->set_level(spdlog::level::trace);
   spdlog::set_default_logger(logger);
-  // The same sessions' tool output, stop after stop: folded once.
-  evidence::EnableFoldCache(evidence::FoldCacheBytesFromEnvironment());
+  // The same sessions' lines and tool output, stop after stop: read once.
+  gate::EnableDaemonCaches();
   Daemon daemon(options);
   return daemon.Run();
 }

@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <unordered_map>
 
@@ -99,7 +100,10 @@ Target TargetOf(RuleKind kind) {
   }
 }
 
-RuleSet::RuleSet() : compiled_(std::make_unique<Compiled>()) {}
+RuleSet::RuleSet() : compiled_(std::make_unique<Compiled>()) {
+  static std::atomic<std::uint64_t> next_serial{1};
+  serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
+}
 RuleSet::~RuleSet() = default;
 
 Status RuleSet::Compile(std::vector<Pack> packs, const CompileOptions& options,

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -88,6 +89,10 @@ class RuleSet {
   const std::vector<Pack>& packs() const { return packs_; }
   // Index of the rule with this id, or -1.
   int FindRule(std::string_view id) const;
+  // A number no other RuleSet of this process has had: what a rule set
+  // found in a text is kept under it (rules/symptom_cache.h), so a
+  // reloaded or per-turn rule set never reads another one's entries.
+  std::uint64_t serial() const { return serial_; }
 
  private:
   RuleSet();
@@ -105,6 +110,7 @@ class RuleSet {
   std::vector<Pack> packs_;  // rules moved out; metadata only
   std::vector<Rule> rules_;
   std::unique_ptr<Compiled> compiled_;
+  std::uint64_t serial_;
 };
 
 // Loads and compiles: default packs plus the packs at path (a pack file or

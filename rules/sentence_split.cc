@@ -53,7 +53,17 @@ bool IsAsciiPunct(char c) {
 bool IsNonAscii(char c) { return static_cast<unsigned char>(c) >= 0x80; }
 
 bool HasAt(std::string_view text, std::size_t pos, std::string_view what) {
-  return pos <= text.size() && text.substr(pos, what.size()) == what;
+  return pos <= text.size() && text.size() - pos >= what.size() &&
+         std::char_traits<char>::compare(text.data() + pos, what.data(), what.size()) == 0;
+}
+
+// Whether some quote mark's opening spelling starts with c: the scan asks
+// the marks themselves only at such bytes (most of a text is none).
+bool MayOpenQuote(char c) {
+  for (const QuoteMark& mark : kQuoteMarks) {
+    if (mark.open.front() == c) return true;
+  }
+  return false;
 }
 
 // Decodes one code point at `pos`; an invalid byte decodes as U+FFFD of
@@ -247,6 +257,10 @@ std::vector<QuotedSpan> FindQuotedSpans(std::string_view text,
       pos = std::max(pos + 1, code_spans[code].end);
       continue;
     }
+    if (!MayOpenQuote(text[pos])) {
+      ++pos;
+      continue;
+    }
     std::size_t kind = kQuoteMarks.size();
     for (std::size_t k = 0; k < kQuoteMarks.size(); ++k) {
       if (HasAt(text, pos, kQuoteMarks[k].open)) {
@@ -418,7 +432,7 @@ std::vector<TextRange> SplitSentences(std::string_view text, const std::vector<T
         pos = next;
         continue;
       }
-    } else if (const std::size_t n = WideEnderAt(text, pos)) {
+    } else if (const std::size_t n = IsNonAscii(c) ? WideEnderAt(text, pos) : 0) {
       std::size_t next = pos + n;
       while (std::size_t more = WideEnderAt(text, next)) next += more;
       while (std::size_t more = TrailingCloserAt(text, next)) next += more;

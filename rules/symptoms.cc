@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "evidence/limits.h"
+#include "rules/symptom_cache.h"
 
 namespace causegate::rules {
 
@@ -60,15 +61,15 @@ std::vector<Symptom> SymptomsInOutput(const RuleSet& rules, const evidence::Tool
   constexpr std::size_t kScan = limits::kSymptomScanBytes;
   std::vector<Symptom> found;
   if (output.size() <= 2 * kScan) {
-    found = SymptomsInText(rules, output, SymptomSource::kToolOutput);
+    found = ToolOutputSymptoms(rules, output);
   } else {
     std::size_t cut = kScan;  // end the head on a character boundary
     while (cut > 0 && (static_cast<unsigned char>(output[cut]) & 0xC0) == 0x80) --cut;
-    found = SymptomsInText(rules, output.substr(0, cut), SymptomSource::kToolOutput);
+    found = ToolOutputSymptoms(rules, output.substr(0, cut));
     std::string_view tail = output.substr(output.size() - kScan);
     // Start the tail on a character boundary.
     while (!tail.empty() && (static_cast<unsigned char>(tail.front()) & 0xC0) == 0x80) tail.remove_prefix(1);
-    for (Symptom& s : SymptomsInText(rules, tail, SymptomSource::kToolOutput)) {
+    for (Symptom& s : ToolOutputSymptoms(rules, tail)) {
       s.offset += output.size() - tail.size();
       if (std::none_of(found.begin(), found.end(), [&](const Symptom& f) { return f.name == s.name; })) {
         found.push_back(std::move(s));

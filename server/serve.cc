@@ -22,7 +22,7 @@
 #include <mutex>
 #include <thread>
 
-#include "evidence/fold_cache.h"
+#include "gate/daemon_caches.h"
 #include "gate/hook_input.h"
 #include "gate/state_dir.h"
 #include "server/audit_log.h"
@@ -190,7 +190,7 @@ Status Serve(const ServerConfig& config) {
   if (Status s = ResolveStateDir(config, &state_dir); !s.ok()) return s;
 
   // A daemon judges the same sessions' tool output at stop after stop.
-  evidence::EnableFoldCache(evidence::FoldCacheBytesFromEnvironment());
+  gate::EnableDaemonCaches();
 
   // Before any thread exists, so that every thread inherits the mask.
   sigset_t signals;

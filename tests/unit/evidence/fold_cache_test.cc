@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "evidence/evidence_index.h"
 #include "evidence/text_fold.h"
 
 namespace causegate::evidence {
@@ -64,6 +65,93 @@ TEST_CASE("fold cache: off, nothing is kept") {
   CHECK(FoldOutput(raw) == FoldForMatch(raw));
   CHECK(GetFoldCacheStats().hits == before.hits);
   CHECK(GetFoldCacheStats().bytes == 0);
+}
+
+}  // namespace
+}  // namespace causegate::evidence
+
+namespace causegate::evidence {
+namespace {
+
+TEST_CASE("fold cache: folded inputs are computed once per key, and the key is all of it") {
+  EnableFoldCache(1 << 20);
+  int computed = 0;
+  auto fold = [&computed](std::string_view text) {
+    return [&computed, text] {
+      ++computed;
+      FoldedInput f;
+      f.all = FoldForMatch(text);
+      f.supplied = f.all.substr(0, 3);
+      f.supplies = true;
+      return f;
+    };
+  };
+  const FoldedInput first = FoldInput([] { return std::string("5:4:Bash{\"a\"}echo"); }, fold("ECHO  Disk"));
+  const FoldedInput again = FoldInput([] { return std::string("5:4:Bash{\"a\"}echo"); }, fold("ECHO  Disk"));
+  CHECK(computed == 1);
+  CHECK(again.all == first.all);
+  CHECK(again.supplied == first.supplied);
+  CHECK(again.supplies);
+  FoldInput([] { return std::string("5:4:Bash{\"b\"}echo"); }, fold("other"));  // one byte of the input differs
+  CHECK(computed == 2);
+  EnableFoldCache(0);
+  FoldInput([] { return std::string("5:4:Bash{\"a\"}echo"); }, fold("ECHO  Disk"));
+  FoldInput([] { return std::string("5:4:Bash{\"a\"}echo"); }, fold("ECHO  Disk"));
+  CHECK(computed == 4);  // off: every time
+}
+
+ToolCall Call(const std::string& name, const std::string& input, const std::string& command, const std::string& output) {
+  ToolCall call;
+  call.id = "toolu_" + std::to_string(output.size());
+  call.name = name;
+  call.input = input;
+  call.command = command;
+  call.output = output;
+  call.has_result = true;
+  return call;
+}
+
+// Every fragment's source and place, as text.
+std::string Sightings(const Turn& turn, const std::vector<std::string>& fragments) {
+  EvidenceIndex index(turn, nullptr);
+  std::vector<std::string_view> views(fragments.begin(), fragments.end());
+  index.Expect(views);
+  std::string out;
+  for (const std::string& f : fragments) {
+    const Sighting s = index.Locate(f);
+    out += f + ": " + SourceName(s.source) + " " + (s.call ? s.call->id : "-") + " " + std::to_string(s.offset) +
+           " " + std::to_string(s.supplied_share) + "\n";
+  }
+  return out;
+}
+
+TEST_CASE("fold cache: the citation look-up answers the same with it on, stop after stop") {
+  Turn turn;
+  turn.prompt = "why did the export die?";
+  const std::string log = Text(3, 3000) + "\nMemory cgroup out of memory: Killed process 48213 (run-export)\n";
+  turn.tool_calls = {
+      Call("Bash", R"({"command":"echo \"Killed process 4812 (python)\""})", "echo \"Killed process 4812 (python)\"",
+           "Killed process 4812 (python)\n" + Text(1, 1500)),
+      Call("Bash", R"({"command":"grep -n \"out of memory\" /var/log/kern.log"})",
+           "grep -n \"out of memory\" /var/log/kern.log", log),
+      Call("Write", R"({"file_path":"/tmp/notes.txt","content":"disk quota exceeded on /scratch"})", "/tmp/notes.txt",
+           "File written"),
+      Call("Read", R"({"file_path":"/tmp/notes.txt"})", "/tmp/notes.txt", "disk quota exceeded on /scratch\n" + Text(2, 1200)),
+  };
+  const std::vector<std::string> fragments = {"Killed process 4812 (python)", "out of memory: Killed process 48213",
+                                              "disk quota exceeded on /scratch", "/tmp/notes.txt", "why did the export",
+                                              "nowhere at all in it"};
+  EnableFoldCache(0);
+  const std::string expected = Sightings(turn, fragments);
+  INFO(expected);
+  for (const char* source : {"self-made-output", "tool-output", "tool-input", "user-message", "nowhere"}) {
+    CHECK(expected.find(source) != std::string::npos);  // the turn has every kind of answer
+  }
+  EnableFoldCache(1 << 20);
+  CHECK(Sightings(turn, fragments) == expected);
+  CHECK(Sightings(turn, fragments) == expected);  // folded inputs and outputs from the cache
+  CHECK(GetFoldCacheStats().hits > 0);
+  EnableFoldCache(0);
 }
 
 }  // namespace
