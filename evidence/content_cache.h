@@ -97,6 +97,17 @@ class ContentCache {
     Trim();
   }
 
+  // compute(), the function's value of key, kept under (salt, key): the
+  // one way the cache's users memoise (find, else compute and keep).
+  template <typename Compute>
+  Value GetOrCompute(std::uint64_t salt, std::string_view key, const Compute& compute) {
+    if (!on()) return compute();
+    if (const std::shared_ptr<const Value> kept = Find(salt, key)) return *kept;
+    Value value = compute();
+    Insert(salt, key, value);
+    return value;
+  }
+
   ContentCacheStats stats() {
     std::lock_guard<std::mutex> lock(mu_);
     return stats_;

@@ -26,30 +26,16 @@ void EnableFoldCache(std::size_t max_bytes) {
 }
 
 FoldedInput FoldInput(const std::function<std::string()>& key, const std::function<FoldedInput()>& compute) {
-  if (!InputCache().on()) return compute();
-  const std::string bytes = key();
-  if (const auto kept = InputCache().Find(0, bytes)) return *kept;
-  FoldedInput folded = compute();
-  InputCache().Insert(0, bytes, folded);
-  return folded;
+  if (!InputCache().on()) return compute();  // the key is not built
+  return InputCache().GetOrCompute(0, key(), compute);
 }
 
 std::string FoldOutput(std::string_view raw) {
   if (raw.size() < kMinCachedFoldBytes) return FoldForMatch(raw);
-  if (const auto kept = Cache().Find(0, raw)) return *kept;
-  std::string folded = FoldForMatch(raw);
-  Cache().Insert(0, raw, folded);
-  return folded;
+  return Cache().GetOrCompute(0, raw, [raw] { return FoldForMatch(raw); });
 }
 
-FoldCacheStats GetFoldCacheStats() {
-  const ContentCacheStats s = Cache().stats();
-  FoldCacheStats out;
-  out.hits = s.hits;
-  out.misses = s.misses;
-  out.bytes = s.bytes;
-  return out;
-}
+FoldCacheStats GetFoldCacheStats() { return Cache().stats(); }
 
 std::size_t FoldCacheBytesFromEnvironment() { return CacheBytesFromEnvironment("CAUSEGATE_FOLD_CACHE_MB", 64); }
 

@@ -19,6 +19,8 @@
 #include <string>
 #include <string_view>
 
+#include "evidence/content_cache.h"
+
 namespace causegate::evidence {
 
 // Texts shorter than this are folded each time: cheaper than a look-up.
@@ -49,11 +51,8 @@ FoldedInput FoldInput(const std::function<std::string()>& key, const std::functi
 // 0, off, to 4096) in bytes, else 64 MiB.
 std::size_t FoldCacheBytesFromEnvironment();
 
-struct FoldCacheStats {
-  std::size_t hits = 0;
-  std::size_t misses = 0;
-  std::size_t bytes = 0;
-};
+// The folded outputs' counts (the inputs' are apart).
+using FoldCacheStats = ContentCacheStats;
 FoldCacheStats GetFoldCacheStats();
 
 }  // namespace causegate::evidence

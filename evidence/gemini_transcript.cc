@@ -427,7 +427,7 @@ Status ReadGeminiLastTurn(const std::string& path, const ChatReadOptions& option
 }
 
 Status ForEachGeminiTurn(const std::string& path, const ChatReadOptions& options,
-                         const std::function<bool(const Turn&, int index)>& visit) {
+                         const std::function<bool(Turn&, int index)>& visit) {
   std::vector<Turn> turns;
   if (Status s = ReadTurns(path, options, &turns, nullptr); !s.ok()) return s;
   for (std::size_t i = 0; i < turns.size(); ++i) {

@@ -61,6 +61,6 @@ Status ReadGeminiLastTurn(const std::string& path, const ChatReadOptions& option
 // Calls visit(turn, index) for each turn of a Gemini chat file in order
 // (index from 0); visit returns false to stop. Errors as ReadGeminiLastTurn.
 Status ForEachGeminiTurn(const std::string& path, const ChatReadOptions& options,
-                         const std::function<bool(const Turn&, int index)>& visit);
+                         const std::function<bool(Turn&, int index)>& visit);
 
 }  // namespace causegate::evidence

@@ -27,14 +27,9 @@ void EnableLineCache(std::size_t max_bytes) { Cache().SetBound(max_bytes); }
 
 std::size_t LineCacheBytesFromEnvironment() { return CacheBytesFromEnvironment("CAUSEGATE_LINE_CACHE_MB", 64); }
 
-std::shared_ptr<const LineRecord> FindCachedLine(std::uint64_t salt, std::string_view line) {
-  if (line.size() < kMinCachedLineBytes) return nullptr;
-  return Cache().Find(salt, line);
-}
-
-void KeepLine(std::uint64_t salt, std::string_view line, const LineRecord& rec) {
-  if (line.size() < kMinCachedLineBytes || !Cache().on()) return;
-  Cache().Insert(salt, line, rec);
+LineRecord ParseKept(std::uint64_t salt, std::string_view line, const std::function<LineRecord()>& parse) {
+  if (line.size() < kMinCachedLineBytes) return parse();
+  return Cache().GetOrCompute(salt, line, parse);
 }
 
 ContentCacheStats GetLineCacheStats() { return Cache().stats(); }

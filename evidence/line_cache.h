@@ -14,7 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <functional>
 #include <string_view>
 
 #include "evidence/claude_line.h"
@@ -34,11 +34,9 @@ void EnableLineCache(std::size_t max_bytes);
 // else 64 MiB.
 std::size_t LineCacheBytesFromEnvironment();
 
-// The record kept for the line read by parser `salt`, or null (the line
-// is short, the cache off, or the line not seen).
-std::shared_ptr<const LineRecord> FindCachedLine(std::uint64_t salt, std::string_view line);
-// Keeps rec as what parser `salt` read from line (nothing for a short one).
-void KeepLine(std::uint64_t salt, std::string_view line, const LineRecord& rec);
+// parse(), parser `salt`'s record of line, kept between stops when the
+// cache is on and the line is long enough.
+LineRecord ParseKept(std::uint64_t salt, std::string_view line, const std::function<LineRecord()>& parse);
 
 ContentCacheStats GetLineCacheStats();
 

@@ -78,14 +78,6 @@ struct LineParser {
   }
 };
 
-// parse(text), kept between stops when the line cache is on (daemons).
-LineRecord ParseLine(std::string_view text, const LineParser& parse) {
-  if (const std::shared_ptr<const LineRecord> kept = FindCachedLine(parse.salt(), text)) return *kept;
-  LineRecord rec = parse(text);
-  KeepLine(parse.salt(), text, rec);
-  return rec;
-}
-
 // Codex writes a typed prompt once per event shape in some versions
 // (item_completed UserMessage, then user_message): the second, with the
 // same text and nothing between, is the same prompt, not a turn.
@@ -109,7 +101,8 @@ LineRecord RecordOf(const RawLine& raw, const LineParser& parse) {
   if (raw.too_long) {
     rec.kind = LineRecord::Kind::kUnreadable;
   } else {
-    rec = ParseLine(raw.text, parse);
+    // Kept between stops when the line cache is on (daemons).
+    rec = ParseKept(parse.salt(), raw.text, [&] { return parse(raw.text); });
   }
   rec.line = raw.number;
   EnsureMessageId(&rec, raw.number);
@@ -518,10 +511,8 @@ Status ForEachTurnAt(const std::string& path, SessionKind kind, const PlacedTurn
   if (Status s = DetectTranscriptFormat(path, &parse.format); !s.ok()) return s;
   if (parse.format == TranscriptFormat::kUnknown) parse.format = TranscriptFormat::kClaudeCode;
   if (parse.format == TranscriptFormat::kGeminiChat) {
-    return ForEachGeminiTurn(path, GeminiOptions(), [&visit](const Turn& turn, int index) {
-      Turn copy = turn;
-      return visit(copy, index, TurnPlace());
-    });
+    return ForEachGeminiTurn(path, GeminiOptions(),
+                             [&visit](Turn& turn, int index) { return visit(turn, index, TurnPlace()); });
   }
   parse.kind = kind;
   // A compaction summary's file name marks each of its turns.

@@ -24,10 +24,8 @@ std::size_t SymptomCacheBytesFromEnvironment() {
 
 std::vector<Symptom> ToolOutputSymptoms(const RuleSet& rules, std::string_view text) {
   if (text.size() < kMinCachedSymptomTextBytes) return SymptomsInText(rules, text, SymptomSource::kToolOutput);
-  if (const auto kept = Cache().Find(rules.serial(), text)) return *kept;
-  std::vector<Symptom> found = SymptomsInText(rules, text, SymptomSource::kToolOutput);
-  if (Cache().on()) Cache().Insert(rules.serial(), text, found);
-  return found;
+  return Cache().GetOrCompute(rules.serial(), text,
+                              [&] { return SymptomsInText(rules, text, SymptomSource::kToolOutput); });
 }
 
 evidence::ContentCacheStats GetSymptomCacheStats() { return Cache().stats(); }
