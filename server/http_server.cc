@@ -320,7 +320,10 @@ struct HttpServer::Impl {
       // The next request's head already here (pipelined), or in within a
       // moment (a client asking again at once): served on this worker,
       // without the round through the lobby (server/next_head.h).
-      const NextHead next = AwaitNextHead(&connection, kNextHeadWait, head_limit);
+      // Not while other requests wait for a worker: this one would keep a
+      // busy client's connection and make them wait longer.
+      const auto wait = pool->queued() == 0 ? kNextHeadWait : std::chrono::microseconds(0);
+      const NextHead next = AwaitNextHead(&connection, wait, head_limit);
       if (next == NextHead::kClosed) {
         close(connection.fd);
         return lobby->Closed();

@@ -7,7 +7,9 @@
 // were most of the HTTP layer's CPU per request (bench/RESULTS.md, finding
 // 11). The wait is bounded and short, so a client that goes quiet, or
 // sends its head slowly, still waits in the lobby and holds no worker
-// (server/connection_lobby.h).
+// (server/connection_lobby.h). Nor does a worker wait while requests are
+// queued for a worker (server/http_server.cc): busy connections beyond the
+// workers' number then still take turns.
 // Tests: tests/unit/server/next_head_test.cc.
 #pragma once
 
