@@ -82,7 +82,7 @@ Status TranscriptFile::ReadAt(std::int64_t offset, std::size_t n, char* dst) con
 
 // ---------------------------------------------------------------- forward
 
-ForwardLineReader::ForwardLineReader(std::unique_ptr<TranscriptFile> file,
+ForwardLineReader::ForwardLineReader(std::shared_ptr<const TranscriptFile> file,
                                      std::size_t block_bytes, std::size_t max_line_bytes,
                                      std::size_t max_read_bytes)
     : file_(std::move(file)),
@@ -182,7 +182,7 @@ bool ForwardLineReader::Next(RawLine* line) {
 
 // ---------------------------------------------------------------- backward
 
-ReverseLineReader::ReverseLineReader(std::unique_ptr<TranscriptFile> file,
+ReverseLineReader::ReverseLineReader(std::shared_ptr<const TranscriptFile> file,
                                      std::size_t block_bytes, std::size_t max_line_bytes,
                                      std::size_t max_scan_bytes)
     : file_(std::move(file)),

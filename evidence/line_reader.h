@@ -66,7 +66,9 @@ class ForwardLineReader {
   // max_read_bytes: reading further into the file is an error (status()).
   // Unbounded for a file read whole; the format peek bounds it, so a file
   // that is one huge hole of NUL bytes is not read to its end.
-  explicit ForwardLineReader(std::unique_ptr<TranscriptFile> file,
+  // file: shared, so that one opened file can be peeked at and then read
+  // backwards (evidence/transcript.cc opens a transcript once per read).
+  explicit ForwardLineReader(std::shared_ptr<const TranscriptFile> file,
                              std::size_t block_bytes = limits::kReadBlockBytes,
                              std::size_t max_line_bytes = limits::kMaxTranscriptLineBytes,
                              std::size_t max_read_bytes = static_cast<std::size_t>(-1));
@@ -103,7 +105,7 @@ class ReverseLineReader {
   // Reads at most max_scan_bytes from the end of the file: a line that
   // starts further back is an error (status()), so a huge file without the
   // line looked for costs a bounded read, not one of the whole file.
-  explicit ReverseLineReader(std::unique_ptr<TranscriptFile> file,
+  explicit ReverseLineReader(std::shared_ptr<const TranscriptFile> file,
                              std::size_t block_bytes = limits::kReadBlockBytes,
                              std::size_t max_line_bytes = limits::kMaxTranscriptLineBytes,
                              std::size_t max_scan_bytes = limits::kMaxScanBackBytes);
@@ -122,7 +124,7 @@ class ReverseLineReader {
  private:
   bool Load();  // prepends one more block; false on error
 
-  std::unique_ptr<TranscriptFile> file_;
+  std::shared_ptr<const TranscriptFile> file_;
   const std::size_t block_bytes_;
   const std::size_t max_line_bytes_;
   const std::size_t max_scan_bytes_;

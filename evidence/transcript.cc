@@ -339,10 +339,10 @@ std::string SubagentFolderFor(const std::string& path, const LineParser& parse) 
 }
 
 // *no_prompt: the file was read and holds no prompt.
-Status ReadLast(const std::string& path, const LineParser& parse, LastTurn* out, bool* no_prompt) {
-  std::unique_ptr<TranscriptFile> file;
-  if (Status s = TranscriptFile::Open(path, &file); !s.ok()) return s;
-  BackwardScanner scanner(std::make_unique<ReverseLineReader>(std::move(file)), parse);
+Status ReadLast(const std::shared_ptr<const TranscriptFile>& file, const LineParser& parse, LastTurn* out,
+                bool* no_prompt) {
+  const std::string& path = file->path();
+  BackwardScanner scanner(std::make_unique<ReverseLineReader>(file), parse);
   Turn turn;
   if (!scanner.NextTurn(&turn)) {
     if (!scanner.status().ok()) return scanner.status();
@@ -488,17 +488,22 @@ SessionKind SessionKindOf(std::string_view path, TranscriptFormat format) {
 }
 
 Status ReadLastTurn(const std::string& path, SessionKind kind, LastTurn* out) {
+  // Opened once: peeked at for its format, then read from its end (both
+  // up to the size it had when opened).
+  std::unique_ptr<TranscriptFile> opened;
+  if (Status s = TranscriptFile::Open(path, &opened); !s.ok()) return s;
+  const std::shared_ptr<const TranscriptFile> file(std::move(opened));
   LineParser parse;
-  if (Status s = DetectTranscriptFormat(path, &parse.format); !s.ok()) return s;
+  if (Status s = DetectTranscriptFormat(file, &parse.format); !s.ok()) return s;
   if (parse.format == TranscriptFormat::kUnknown) parse.format = TranscriptFormat::kClaudeCode;
   if (parse.format == TranscriptFormat::kGeminiChat) return ReadGeminiLastTurn(path, GeminiOptions(), out);
   parse.kind = kind;
   bool no_prompt = false;
-  Status s = ReadLast(path, parse, out, &no_prompt);
+  Status s = ReadLast(file, parse, out, &no_prompt);
   if (no_prompt && parse.format == TranscriptFormat::kCodexRollout) {
     // A rollout from before Codex recorded user_message events.
     parse.prompts = CodexPrompts::kMessages;
-    s = ReadLast(path, parse, out, &no_prompt);
+    s = ReadLast(file, parse, out, &no_prompt);
   }
   if (s.ok() && IsCompactionTranscript(path)) out->turn.compaction_summary = true;
   return s;

@@ -124,5 +124,10 @@ SessionKind SessionKindOf(std::string_view path, TranscriptFormat format);
 // Tests: tests/unit/evidence/codex_rollout_test.cc.
 inline constexpr int kFormatPeekLines = 16;
 Status DetectTranscriptFormat(const std::string& path, TranscriptFormat* format);
+// The same peek on a file already open (evidence/line_reader.h), which the
+// caller goes on to read: ReadLastTurn opens a transcript once, not once
+// to peek and once to read (four system calls a stop in the daemon).
+class TranscriptFile;
+Status DetectTranscriptFormat(const std::shared_ptr<const TranscriptFile>& file, TranscriptFormat* format);
 
 }  // namespace causegate::evidence

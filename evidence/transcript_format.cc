@@ -109,9 +109,15 @@ Status DetectTranscriptFormat(const std::string& path, TranscriptFormat* format)
   *format = TranscriptFormat::kUnknown;
   std::unique_ptr<TranscriptFile> file;
   if (Status s = TranscriptFile::Open(path, &file); !s.ok()) return s;
+  return DetectTranscriptFormat(std::shared_ptr<const TranscriptFile>(std::move(file)), format);
+}
+
+Status DetectTranscriptFormat(const std::shared_ptr<const TranscriptFile>& file, TranscriptFormat* format) {
+  *format = TranscriptFormat::kUnknown;
+  const std::string& path = file->path();
   // The peek reads no further than the backward read would: a file that is
   // one hole of NUL bytes (a sparse file) is refused, not read to its end.
-  ForwardLineReader reader(std::move(file), limits::kReadBlockBytes, limits::kMaxTranscriptLineBytes,
+  ForwardLineReader reader(file, limits::kReadBlockBytes, limits::kMaxTranscriptLineBytes,
                            limits::kMaxScanBackBytes);
   RawLine raw;
   int seen = 0;

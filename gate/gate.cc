@@ -51,13 +51,24 @@ int PriorBlocks(const evidence::Turn& turn, bool continuing) {
 
 GateResult RunGate(std::string_view input, Agent agent, const rules::RuleSet& rules,
                    const GateOptions& options) {
-  GateResult result;
   const auto start = Clock::now();
-  if (Status s = ParseHookInput(input, agent, &result.request); !s.ok()) {
+  HookRequest request;
+  if (Status s = ParseHookInput(input, agent, &request); !s.ok()) {
+    GateResult result;
     result.fail_open_reason = s.message();
     result.fail_open = FailOpen::kBadInput;
     return result;
   }
+  const double parse_ms = MsSince(start);
+  GateResult result = RunGateParsed(std::move(request), rules, options);
+  result.read_ms += parse_ms;  // parsing the input counts as reading, as before
+  return result;
+}
+
+GateResult RunGateParsed(HookRequest request, const rules::RuleSet& rules, const GateOptions& options) {
+  GateResult result;
+  const auto start = Clock::now();
+  result.request = std::move(request);
   result.request.state_dir = options.state_dir;
   const HookRequest& req = result.request;
   if (req.kind == HookKind::kObserve) {

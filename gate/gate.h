@@ -98,6 +98,13 @@ struct GateResult {
 GateResult RunGate(std::string_view input, Agent agent, const rules::RuleSet& rules,
                    const GateOptions& options);
 
+// RunGate for an input its caller has already parsed with ParseHookInput
+// (the daemon does, to check the transcript paths against its roots before
+// anything opens them): the same steps and answer, without parsing the
+// input a second time (about 60 K instructions a stop in the daemon,
+// bench/RESULTS.md finding 11). read_ms then starts here.
+GateResult RunGateParsed(HookRequest request, const rules::RuleSet& rules, const GateOptions& options);
+
 // Blocks the gate already sent in this turn, from the transcript's feedback
 // lines and the agent's continuation flag.
 int PriorBlocks(const evidence::Turn& turn, bool continuing);

@@ -15,6 +15,7 @@
 #include "evidence/limits.h"
 #include "evidence/utf8.h"
 #include "gate/adapters.h"
+#include "gate/answer_json.h"
 
 namespace causegate::gate {
 
@@ -71,17 +72,34 @@ std::string Dump(const Json& answer) {
   return answer.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+// Both written directly when the text is valid UTF-8 (gate/answer_json.h:
+// the bytes nlohmann writes, keys in its sorted order); otherwise nlohmann
+// replaces what is invalid, as before.
 std::string DecisionAnswer(const char* decision, const std::string& reason) {
-  json answer;
-  answer["decision"] = decision;
-  answer["reason"] = reason;
-  return Dump(answer);
+  if (!evidence::IsValidUtf8(reason) || !evidence::IsValidUtf8(decision)) {
+    json answer;
+    answer["decision"] = decision;
+    answer["reason"] = reason;
+    return Dump(answer);
+  }
+  std::string out = "{\"decision\":";
+  AppendJsonString(decision, &out);
+  out += ",\"reason\":";
+  AppendJsonString(reason, &out);
+  out += '}';
+  return out;
 }
 
 std::string SystemMessageAnswer(const std::string& text) {
-  json answer;
-  answer["systemMessage"] = text;
-  return Dump(answer);
+  if (!evidence::IsValidUtf8(text)) {
+    json answer;
+    answer["systemMessage"] = text;
+    return Dump(answer);
+  }
+  std::string out = "{\"systemMessage\":";
+  AppendJsonString(text, &out);
+  out += '}';
+  return out;
 }
 
 std::string DecisionOrWarning(const rules::Outcome& outcome, const char* block_decision) {

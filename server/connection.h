@@ -14,6 +14,15 @@ struct Connection {
   // request, and whatever followed it (its body, pipelined requests).
   std::string pending;
   int requests_answered = 0;
+  // The ends' addresses, asked of the kernel once: cpp-httplib asks for
+  // both at every request (server/connection_stream.h).
+  struct Address {
+    bool known = false;
+    std::string ip;
+    int port = 0;
+  };
+  Address remote;
+  Address local;
 };
 
 }  // namespace causegate::server

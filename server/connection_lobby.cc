@@ -178,7 +178,12 @@ void ConnectionLobby::Hold(Arrival arrival) {
     --open_;
     return;
   }
+  const bool head_too_long = entry.state == State::kHead && entry.connection.pending.size() >= options_.head_limit &&
+                             RequestHeadEnd(entry.connection.pending) == std::string::npos;
   entries_[fd] = std::move(entry);
+  // A worker that waited for the next head (server/next_head.h) stops
+  // reading at head_limit: no more bytes may come to make the lobby look.
+  if (head_too_long) return Refuse(fd, 431);
   // A returned connection may already hold the next head's first bytes,
   // and data that arrived before the epoll registration is reported by
   // level-triggered epoll, so nothing is missed.

@@ -13,6 +13,8 @@ namespace causegate::server {
 namespace {
 
 constexpr std::size_t kRecvBlock = 16u << 10;
+// Writes are gathered up to this much and sent together.
+constexpr std::size_t kWriteGather = 64u << 10;
 
 int MsUntil(ConnectionStream::Clock::time_point deadline) {
   const auto now = ConnectionStream::Clock::now();
@@ -21,7 +23,7 @@ int MsUntil(ConnectionStream::Clock::time_point deadline) {
   return static_cast<int>(std::min<long long>(ms, 60 * 60 * 1000));
 }
 
-void Address(const sockaddr_storage& addr, std::string* ip, int* port) {
+void FillAddress(const sockaddr_storage& addr, std::string* ip, int* port) {
   char text[INET6_ADDRSTRLEN] = {0};
   if (addr.ss_family == AF_INET) {
     const auto* v4 = reinterpret_cast<const sockaddr_in*>(&addr);
@@ -40,7 +42,12 @@ void Address(const sockaddr_storage& addr, std::string* ip, int* port) {
 ConnectionStream::ConnectionStream(Connection* connection, std::chrono::milliseconds write_timeout)
     : connection_(connection), write_timeout_(write_timeout) {}
 
-ConnectionStream::~ConnectionStream() { Compact(); }
+ConnectionStream::~ConnectionStream() {
+  // An answer httplib wrote before failing (its own 400, say) still goes
+  // out before the connection is closed.
+  (void)Flush();
+  Compact();
+}
 
 void ConnectionStream::Compact() {
   connection_->pending.erase(0, consumed_);
@@ -61,7 +68,10 @@ bool ConnectionStream::WaitFor(short events, Clock::time_point deadline) const {
 }
 
 bool ConnectionStream::is_readable() const {
-  return consumed_ < connection_->pending.size() || WaitFor(POLLIN, read_deadline_);
+  if (consumed_ < connection_->pending.size()) return true;
+  // The client may be waiting for what was written (100 Continue).
+  if (!const_cast<ConnectionStream*>(this)->Flush()) return false;
+  return WaitFor(POLLIN, read_deadline_);
 }
 
 bool ConnectionStream::is_writable() const { return WaitFor(POLLOUT, Clock::now() + write_timeout_); }
@@ -69,6 +79,8 @@ bool ConnectionStream::is_writable() const { return WaitFor(POLLOUT, Clock::now(
 ssize_t ConnectionStream::read(char* ptr, std::size_t size) {
   std::string& pending = connection_->pending;
   if (consumed_ >= pending.size()) {
+    // The client may be waiting for what was written (100 Continue).
+    if (!Flush()) return -1;
     Compact();
     // Read a block at once: cpp-httplib reads a line a byte at a time.
     char block[kRecvBlock];
@@ -91,6 +103,22 @@ ssize_t ConnectionStream::read(char* ptr, std::size_t size) {
 }
 
 ssize_t ConnectionStream::write(const char* ptr, std::size_t size) {
+  if (unsent_.size() + size <= kWriteGather) {
+    unsent_.append(ptr, size);
+    return static_cast<ssize_t>(size);
+  }
+  if (!Flush() || !SendAll(ptr, size)) return -1;
+  return static_cast<ssize_t>(size);
+}
+
+bool ConnectionStream::Flush() {
+  if (unsent_.empty()) return true;
+  const bool sent = SendAll(unsent_.data(), unsent_.size());
+  unsent_.clear();
+  return sent;
+}
+
+bool ConnectionStream::SendAll(const char* ptr, std::size_t size) {
   std::size_t sent = 0;
   while (sent < size) {
     const ssize_t n = send(connection_->fd, ptr + sent, size - sent, MSG_NOSIGNAL);
@@ -99,24 +127,38 @@ ssize_t ConnectionStream::write(const char* ptr, std::size_t size) {
       continue;
     }
     if (errno == EINTR) continue;
-    if (errno != EAGAIN && errno != EWOULDBLOCK) return -1;
-    if (!WaitFor(POLLOUT, Clock::now() + write_timeout_)) return -1;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) return false;
+    if (!WaitFor(POLLOUT, Clock::now() + write_timeout_)) return false;
   }
-  return static_cast<ssize_t>(size);
+  return true;
 }
 
 void ConnectionStream::get_remote_ip_and_port(std::string& ip, int& port) const {
-  sockaddr_storage addr{};
-  socklen_t len = sizeof addr;
-  port = 0;
-  if (getpeername(connection_->fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) Address(addr, &ip, &port);
+  Connection::Address& remote = connection_->remote;
+  if (!remote.known) {
+    sockaddr_storage addr{};
+    socklen_t len = sizeof addr;
+    if (getpeername(connection_->fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+      FillAddress(addr, &remote.ip, &remote.port);
+    }
+    remote.known = true;
+  }
+  ip = remote.ip;
+  port = remote.port;
 }
 
 void ConnectionStream::get_local_ip_and_port(std::string& ip, int& port) const {
-  sockaddr_storage addr{};
-  socklen_t len = sizeof addr;
-  port = 0;
-  if (getsockname(connection_->fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) Address(addr, &ip, &port);
+  Connection::Address& local = connection_->local;
+  if (!local.known) {
+    sockaddr_storage addr{};
+    socklen_t len = sizeof addr;
+    if (getsockname(connection_->fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+      FillAddress(addr, &local.ip, &local.port);
+    }
+    local.known = true;
+  }
+  ip = local.ip;
+  port = local.port;
 }
 
 }  // namespace causegate::server

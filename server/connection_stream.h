@@ -3,7 +3,11 @@
 // lobby already read (the request head) and then from the socket, each
 // wait bounded by one deadline for the whole request rather than by a
 // timeout per recv, so a client that sends a byte just often enough still
-// runs out of time. Writes wait at most write_timeout each.
+// runs out of time. Writes wait at most write_timeout each, and are
+// gathered (up to 64 KB) and sent together at Flush, before the next read
+// and at the end: cpp-httplib writes an answer's head and body apart, and
+// one send instead of two is one system call, one segment and one wake-up
+// of the client fewer per answer (bench/RESULTS.md, finding 11).
 // Includes httplib.h: for the daemon's HTTP files only.
 // Tests: tests/e2e/serve_test.py (a body stalled), serve_limits.py.
 #pragma once
@@ -35,6 +39,9 @@ class ConnectionStream final : public httplib::Stream {
   bool is_writable() const override;
   ssize_t read(char* ptr, std::size_t size) override;
   ssize_t write(const char* ptr, std::size_t size) override;
+  // Sends what write gathered; false when the connection failed or the
+  // client did not take it within write_timeout.
+  bool Flush();
   void get_remote_ip_and_port(std::string& ip, int& port) const override;
   void get_local_ip_and_port(std::string& ip, int& port) const override;
   socket_t socket() const override { return connection_->fd; }
@@ -45,12 +52,14 @@ class ConnectionStream final : public httplib::Stream {
   // Moves the unread bytes to the front of pending (done once per request,
   // not per read, so that reading a head byte by byte stays linear).
   void Compact();
+  bool SendAll(const char* ptr, std::size_t size);
 
   Connection* const connection_;
   const std::chrono::milliseconds write_timeout_;
   std::size_t consumed_ = 0;  // bytes of connection_->pending already read
   Clock::time_point read_deadline_ = Clock::time_point::max();
   mutable bool timed_out_ = false;
+  std::string unsent_;  // written, not yet sent
 };
 
 }  // namespace causegate::server

@@ -41,6 +41,7 @@
 #include "server/config.h"
 #include "server/connection_lobby.h"
 #include "server/connection_stream.h"
+#include "server/next_head.h"
 #include "server/request_head.h"
 #include "server/request_screen.h"
 #include "server/worker_pool.h"
@@ -204,7 +205,7 @@ struct HttpServer::Impl {
     lobby_options.max_connections = static_cast<std::size_t>(options.max_connections);
     lobby_options.idle_timeout = std::chrono::seconds(options.keep_alive_timeout_s);
     lobby_options.head_timeout = std::chrono::milliseconds(options.read_timeout_ms);
-    lobby_options.head_limit = RequestHeadLimit(options.max_header_bytes);
+    lobby_options.head_limit = head_limit;
     lobby = std::make_unique<ConnectionLobby>(
         lobby_options,
         [this](Connection connection) {
@@ -307,6 +308,7 @@ struct HttpServer::Impl {
         request.stream = &stream;
         tl_request = &request;
         ok = svr.ServeOne(stream, last, &client_closes);
+        ok = stream.Flush() && ok;
         tl_request = nullptr;
       }
       ++connection.requests_answered;
@@ -315,8 +317,18 @@ struct HttpServer::Impl {
         close(connection.fd);
         return lobby->Closed();
       }
-      if (RequestHeadEnd(connection.pending) == std::string::npos) return lobby->Return(std::move(connection));
-      // The next request's head is already here (pipelined): serve it now.
+      // The next request's head already here (pipelined), or in within a
+      // moment (a client asking again at once): served on this worker,
+      // without the round through the lobby (server/next_head.h).
+      // Not while other requests wait for a worker: this one would keep a
+      // busy client's connection and make them wait longer.
+      const auto wait = pool->queued() == 0 ? kNextHeadWait : std::chrono::microseconds(0);
+      const NextHead next = AwaitNextHead(&connection, wait, head_limit);
+      if (next == NextHead::kClosed) {
+        close(connection.fd);
+        return lobby->Closed();
+      }
+      if (next == NextHead::kNotYet) return lobby->Return(std::move(connection));
     }
   }
 
@@ -336,6 +348,7 @@ struct HttpServer::Impl {
   Service* service;
   Metrics* metrics;
   const HttpOptions options;
+  const std::size_t head_limit = RequestHeadLimit(options.max_header_bytes);
   std::atomic<bool> stopping{false};
   std::atomic<bool> in_run{false};
   // Destroyed in reverse: the lobby (which hands connections to the pool)

@@ -81,7 +81,8 @@ Reply Service::Hook(std::string_view body) {
   // The paths are checked before the gate opens them. Input that does not
   // parse is left to RunGate, which fails open with its own reason.
   gate::HookRequest request;
-  if (gate::ParseHookInput(body, options_.agent, &request).ok()) {
+  const bool parsed = gate::ParseHookInput(body, options_.agent, &request).ok();
+  if (parsed) {
     for (const std::string* path : {&request.transcript_path, &request.agent_transcript_path}) {
       if (path->empty()) continue;
       if (Status s = roots_.Check(*path); !s.ok()) {
@@ -93,8 +94,10 @@ Reply Service::Hook(std::string_view body) {
   // RunGate may sleep this worker while the agent finishes writing its
   // transcript (for Copilot 2 s at most by default; gate/transcript_wait.h). Other
   // connections get workers of their own (http_server.cc), so only this
-  // answer waits.
-  const gate::GateResult result = gate::RunGate(body, options_.agent, *rules, options_.gate);
+  // answer waits. The request parsed above is judged as it is, not parsed
+  // again.
+  const gate::GateResult result = parsed ? gate::RunGateParsed(std::move(request), *rules, options_.gate)
+                                         : gate::RunGate(body, options_.agent, *rules, options_.gate);
   if (!result.judged) {
     const FailOpenReason kind =
         result.fail_open == gate::FailOpen::kBadInput ? FailOpenReason::kBadInput : FailOpenReason::kTranscript;

@@ -26,6 +26,11 @@ void WorkerPool::Submit(std::function<void()> job) {
   job();
 }
 
+std::size_t WorkerPool::queued() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return jobs_.size();
+}
+
 void WorkerPool::Shutdown() {
   std::vector<std::thread> workers;
   {

@@ -29,6 +29,11 @@ class WorkerPool {
 
   void Submit(std::function<void()> job);
 
+  // Jobs submitted and not yet taken by a worker: requests waiting because
+  // every worker is busy (a worker then does not stay on its connection
+  // for the next request, server/next_head.h).
+  std::size_t queued() const;
+
   // Runs the jobs already submitted, then joins the workers. Later Submits
   // run the job on the caller's thread.
   void Shutdown();
@@ -37,7 +42,7 @@ class WorkerPool {
   void Work();
 
   const std::size_t max_workers_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable not_empty_;
   std::deque<std::function<void()>> jobs_;  // guarded by mu_
   std::size_t idle_ = 0;                    // workers waiting for a job (guarded by mu_)

@@ -9,6 +9,7 @@
 
 #include "evidence/codex_rollout.h"
 #include "evidence/limits.h"
+#include "evidence/line_reader.h"
 #include "evidence/transcript.h"
 #include "unit/evidence/reread_check.h"
 #include "unit/evidence/test_util.h"
@@ -453,6 +454,15 @@ TEST_CASE("format detection", "[codex][format]") {
     const Status s = DetectTranscriptFormat(c.path, &format);
     CHECK(s.ok() == c.ok);
     CHECK(format == c.format);
+    // The peek on a file already open (ReadLastTurn's) says the same.
+    std::unique_ptr<TranscriptFile> opened;
+    REQUIRE(TranscriptFile::Open(c.path, &opened).ok());
+    const std::shared_ptr<const TranscriptFile> file(std::move(opened));
+    TranscriptFormat peeked = TranscriptFormat::kClaudeCode;
+    const Status on_file = DetectTranscriptFormat(file, &peeked);
+    CHECK(on_file.ok() == s.ok());
+    CHECK(on_file.message() == s.message());
+    CHECK(peeked == format);
     if (!c.ok) {
       CHECK(s.message().rfind(c.path + ": ", 0) == 0);
       CHECK(s.message().find(c.error) != std::string::npos);

@@ -65,6 +65,29 @@ TEST_CASE("RunGate blocks an unsupported claim and allows the cited one") {
   CHECK(r.output.empty());
 }
 
+TEST_CASE("RunGateParsed answers what RunGate answers for the same input") {
+  TempDir dir;
+  const std::string claim = "The export failed because the disk is full.";
+  const std::string cited = "The export failed because the disk is full: `/dev/nvme1n1p1  500G  500G     0 100% /srv`.";
+  const std::vector<std::string> inputs = {
+      Input(dir.Write("b.jsonl", Session(claim, 0)), false),
+      Input(dir.Write("a.jsonl", Session(cited, 0)), false, &cited),
+      Input(dir.Write("l.jsonl", Session(claim, 2)), true),
+  };
+  for (const std::string& input : inputs) {
+    INFO(input);
+    HookRequest request;
+    REQUIRE(ParseHookInput(input, Agent::kAuto, &request).ok());
+    const GateResult whole = RunGate(input, Agent::kAuto, Rules(), GateOptions());
+    const GateResult parsed = RunGateParsed(request, Rules(), GateOptions());
+    REQUIRE(parsed.judged == whole.judged);
+    CHECK(parsed.output == whole.output);
+    CHECK(parsed.outcome.action == whole.outcome.action);
+    CHECK(parsed.prior_blocks == whole.prior_blocks);
+    CHECK(parsed.request.session_id == "s1");
+  }
+}
+
 TEST_CASE("last_assistant_message wins over a lagging transcript") {
   TempDir dir;
   const std::string path = dir.Write("t.jsonl", Session("Hypothesis: the disk may be full.", 0));
