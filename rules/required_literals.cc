@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <iterator>
 
 namespace causegate::rules {
 
@@ -109,8 +110,24 @@ class FormulaBuilder {
     strings->erase(std::unique(strings->begin(), strings->end()), strings->end());
   }
 
+  // Exact strings are kept sorted and distinct (every exact Info is made
+  // by Exact, Concat or Alternate), so a union is a merge, not a sort, and
+  // one string followed by a sorted list stays sorted: the common cases
+  // (a literal word, a word list) cost no sort and no copy. The strings
+  // are those a sort of every product would give.
+
   // REQUIRES: both exact, at most kMaxCross strings together.
-  static Info Concat(const Info& a, const Info& b) {
+  static Info Concat(Info a, const Info& b) {
+    if (a.strings.size() == 1) {
+      if (b.strings.size() == 1) {
+        a.strings[0] += b.strings[0];
+        return a;
+      }
+      Info out{true, {}, kAll};
+      out.strings.reserve(b.strings.size());
+      for (const std::string& y : b.strings) out.strings.push_back(a.strings[0] + y);
+      return out;
+    }
     Info out{true, {}, kAll};
     for (const std::string& x : a.strings) {
       for (const std::string& y : b.strings) out.strings.push_back(x + y);
@@ -119,18 +136,27 @@ class FormulaBuilder {
     return out;
   }
 
-  Info Alternate(const Info& a, const Info& b) {
+  Info Alternate(Info a, const Info& b) {
     if (a.exact && b.exact && a.strings.size() + b.strings.size() <= kMaxExact) {
-      Info out = a;
-      out.strings.insert(out.strings.end(), b.strings.begin(), b.strings.end());
-      Dedupe(&out.strings);
-      return out;
+      std::vector<std::string> both;
+      both.reserve(a.strings.size() + b.strings.size());
+      std::set_union(std::make_move_iterator(a.strings.begin()), std::make_move_iterator(a.strings.end()),
+                     b.strings.begin(), b.strings.end(), std::back_inserter(both));
+      a.strings = std::move(both);
+      return a;
     }
     return Matching(Join(Node::Op::kOr, {ToMatch(a), ToMatch(b)}));
   }
 
   // x? : x or nothing.
-  Info Optional(const Info& x) { return Alternate(x, Exact("")); }
+  Info Optional(Info x) { return Alternate(std::move(x), Exact("")); }
+
+  // A character ParseItem reads as itself (its default case).
+  static bool IsPlainAscii(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u != 0 && u < 0x80 && std::string_view("()[].^$\\*+?{|").find(c) == std::string_view::npos;
+  }
+  static bool IsQuantifier(char c) { return c == '*' || c == '+' || c == '?' || c == '{'; }
 
   bool AtEnd() const { return pos_ >= p_.size(); }
   char Peek(std::size_t ahead = 0) const { return pos_ + ahead < p_.size() ? p_[pos_ + ahead] : '\0'; }
@@ -139,12 +165,24 @@ class FormulaBuilder {
     return Any();
   }
 
+  // Branches are joined as Alternate joins two, but once the alternation
+  // is no longer exact its branches are gathered and joined into one OR at
+  // the end: joining them one by one copied the growing OR at every branch
+  // (a long word list cost its length squared).
   Info ParseAlternation(int depth) {
     Info acc = ParseConcatenation(depth);
+    std::vector<int> branches;  // acc not exact: the OR's parts so far
     while (!failed_ && Peek() == '|' && !AtEnd()) {
       ++pos_;
-      acc = Alternate(acc, ParseConcatenation(depth));
+      Info next = ParseConcatenation(depth);
+      if (!branches.empty()) {
+        branches.push_back(ToMatch(next));
+        continue;
+      }
+      acc = Alternate(std::move(acc), next);
+      if (!acc.exact) branches.push_back(acc.match);
     }
+    if (branches.size() > 1) return Matching(Join(Node::Op::kOr, branches));
     return acc;
   }
 
@@ -156,11 +194,20 @@ class FormulaBuilder {
     std::vector<int> parts;
     bool exact = true;
     while (!failed_ && !AtEnd() && Peek() != '|' && Peek() != ')') {
+      // A plain ASCII character with no quantifier after it, onto a run of
+      // one string: what ParseItem and Concat would make of it, without
+      // the allocations that were most of reading a pack.
+      if (run.strings.size() == 1 && IsPlainAscii(Peek()) && !IsQuantifier(Peek(1))) {
+        const char c = Peek();
+        run.strings[0] += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+        ++pos_;
+        continue;
+      }
       Info item = ParseItem(depth);
       if (failed_) break;
       item = ParseQuantifiers(std::move(item));
       if (item.exact && run.strings.size() * item.strings.size() <= kMaxCross) {
-        run = Concat(run, item);
+        run = Concat(std::move(run), item);
         continue;
       }
       exact = false;
@@ -211,13 +258,13 @@ class FormulaBuilder {
         item = Matching(ToMatch(item));
       } else if (c == '?') {
         ++pos_;
-        item = Optional(item);
+        item = Optional(std::move(item));
       } else if (c == '{') {
         int min = 0;
         int max = 0;
         if (!ParseRepeat(&min, &max)) break;
         if (min == 0) {
-          item = max == 1 ? Optional(item) : Any();
+          item = max == 1 ? Optional(std::move(item)) : Any();
         } else if (!(min == 1 && max == 1)) {
           item = Matching(ToMatch(item));
         }

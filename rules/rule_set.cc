@@ -32,7 +32,11 @@ struct RuleSet::Slot {
   std::vector<int> rules;  // slot index -> rule index
   int64_t max_mem = 0;     // RE2 budget of each set, sized for all the rules
   bool lazy = false;
-  LiteralFilter filter;  // lazy: by slot index, what a text must hold
+  // Lazy: by slot index, what a text must hold; read at the slot's first
+  // text, so a slot no text reaches (the zh rules of an English turn)
+  // never reads its patterns.
+  LiteralFilter filter;
+  std::once_flag filter_once;
   std::mutex mutex;      // lazy: guards chunks and chunk_of while they grow
   std::vector<std::unique_ptr<Chunk>> chunks;
   std::vector<int> chunk_of;  // lazy: slot index -> chunk, -1 until needed
@@ -162,7 +166,6 @@ Status RuleSet::PrepareLazy(Slot* slot) const {
   std::unique_ptr<re2::RE2::Set> syntax;
   for (const int r : slot->rules) {
     const Rule& rule = rules_[static_cast<std::size_t>(r)];
-    slot->filter.Add(rule.pattern);
     if (IsBuiltinFile(rule.file)) continue;
     if (!syntax) syntax = std::make_unique<re2::RE2::Set>(compiled_->options, re2::RE2::UNANCHORED);
     std::string error;
@@ -202,6 +205,9 @@ void RuleSet::ChunksFor(Slot& slot, std::string_view text, std::vector<const Chu
     for (const auto& chunk : slot.chunks) out->push_back(chunk.get());
     return;
   }
+  std::call_once(slot.filter_once, [&] {
+    for (const int r : slot.rules) slot.filter.Add(rules_[static_cast<std::size_t>(r)].pattern);
+  });
   std::vector<int> candidates;
   slot.filter.Candidates(text, &candidates);
   if (candidates.empty()) return;

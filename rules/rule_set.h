@@ -99,7 +99,8 @@ class RuleSet {
   struct Compiled;
   struct Slot;
   struct Chunk;  // one RE2::Set of some of a slot's rules
-  // Lazy mode: the slot's literal filter; other packs' syntax checked.
+  // Lazy mode: other packs' syntax checked; the literal filter waits for
+  // the slot's first text (ChunksFor).
   Status PrepareLazy(Slot* slot) const;
   // Parses and compiles chunk's rules into its set; on failure chunk->ok
   // is false and the status names the rule when one is to blame.

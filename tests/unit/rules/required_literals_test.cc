@@ -44,6 +44,9 @@ TEST_CASE("Required literals of the pattern shapes the packs use") {
       {"(unclosed", "*"},  // what RE2 refuses requires nothing
       {"\\Qa.b\\E", "*"},  // not read: requires nothing
       {"a|", "*"},
+      {"ROOT Cause", "root cause"},  // plain letters lowered as they run
+      {"colou?r", "(color OR colour)"},  // a quantified letter ends the plain run
+      {"a\\|b", "a|b"},  // an escaped bar is a letter, not a branch
   };
   for (const FormulaCase& c : cases) {
     INFO(c.pattern);
@@ -51,6 +54,26 @@ TEST_CASE("Required literals of the pattern shapes the packs use") {
     filter.Add(c.pattern);
     CHECK(filter.Describe(0) == c.formula);
   }
+}
+
+TEST_CASE("A long alternation past the exact limit is one OR of its branches") {
+  // Past 64 exact strings the branches are gathered into one OR; one
+  // branch that requires nothing still makes the whole requirement nothing.
+  std::string words;
+  std::string formula = "(";
+  for (int i = 0; i < 70; ++i) {
+    const std::string word = "w" + std::to_string(100 + i);
+    words += (i > 0 ? "|" : "") + word;
+    formula += (i > 0 ? " OR " : "") + word;
+  }
+  formula += ")";
+  LiteralFilter filter;
+  filter.Add(words);
+  filter.Add(words + "|x*");
+  filter.Add("(?:" + words + ")s");
+  CHECK(filter.Describe(0) == formula);
+  CHECK(filter.Describe(1) == "*");
+  CHECK(filter.Describe(2) == "(" + formula + " AND s)");
 }
 
 TEST_CASE("Candidates are the patterns whose literals the text holds") {
