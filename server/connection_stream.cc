@@ -133,32 +133,30 @@ bool ConnectionStream::SendAll(const char* ptr, std::size_t size) {
   return true;
 }
 
-void ConnectionStream::get_remote_ip_and_port(std::string& ip, int& port) const {
-  Connection::Address& remote = connection_->remote;
-  if (!remote.known) {
+namespace {
+
+// The address `lookup` (getpeername or getsockname) gives for fd, asked once
+// per connection and kept in `address`.
+using AddressLookup = int (*)(int, sockaddr*, socklen_t*);
+void KnownAddress(int fd, AddressLookup lookup, Connection::Address* address, std::string& ip, int& port) {
+  if (!address->known) {
     sockaddr_storage addr{};
     socklen_t len = sizeof addr;
-    if (getpeername(connection_->fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-      FillAddress(addr, &remote.ip, &remote.port);
-    }
-    remote.known = true;
+    if (lookup(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) FillAddress(addr, &address->ip, &address->port);
+    address->known = true;
   }
-  ip = remote.ip;
-  port = remote.port;
+  ip = address->ip;
+  port = address->port;
+}
+
+}  // namespace
+
+void ConnectionStream::get_remote_ip_and_port(std::string& ip, int& port) const {
+  KnownAddress(connection_->fd, getpeername, &connection_->remote, ip, port);
 }
 
 void ConnectionStream::get_local_ip_and_port(std::string& ip, int& port) const {
-  Connection::Address& local = connection_->local;
-  if (!local.known) {
-    sockaddr_storage addr{};
-    socklen_t len = sizeof addr;
-    if (getsockname(connection_->fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-      FillAddress(addr, &local.ip, &local.port);
-    }
-    local.known = true;
-  }
-  ip = local.ip;
-  port = local.port;
+  KnownAddress(connection_->fd, getsockname, &connection_->local, ip, port);
 }
 
 }  // namespace causegate::server

@@ -25,7 +25,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from serve_util import Checks, Daemon, transcript  # noqa: E402
+from serve_util import Checks, Daemon, raw_hook_request, transcript  # noqa: E402
 
 UNSUPPORTED = "The job died because the node ran out of memory."
 SCALE = float(os.environ.get("CAUSEGATE_TEST_TIME_SCALE", "1"))
@@ -59,8 +59,7 @@ class Trickler(threading.Thread):
 
     def __init__(self, host, port, body, gap):
         super().__init__(daemon=True)
-        self.request = (b"POST /hook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                        b"Content-Length: %d\r\n\r\n" % len(body)) + body
+        self.request = raw_hook_request(body)
         self.host, self.port, self.gap = host, port, gap
         self.stop = threading.Event()
         self.cut_after = None  # seconds from the first byte to the daemon's close

@@ -23,17 +23,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from serve_util import Checks, Daemon, transcript  # noqa: E402
+from serve_util import Checks, Daemon, raw_hook_request, transcript  # noqa: E402
 
 UNSUPPORTED = "The job died because the node ran out of memory."
 PAUSE_S = 0.05  # well past the worker's 2 ms wait
 HEAD_LIMIT = (16 << 10) + (16 << 10)  # max_header_bytes's default + room for the request line
-
-
-def request(payload):
-    body = payload.encode()
-    return (b"POST /hook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
-            % len(body)) + body
 
 
 def read_answer(sock):
@@ -69,7 +63,7 @@ def main():
     c = Checks()
     d = Daemon(args.bin, args.work, ["--root", root], name="keep_alive")
     try:
-        one = request(payload)
+        one = raw_hook_request(payload.encode())
         with socket.create_connection((d.host, d.port), timeout=10) as s:
             answers = []
             for _ in range(50):

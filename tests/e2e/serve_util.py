@@ -74,6 +74,13 @@ class Daemon:
             return f.read()
 
 
+def raw_hook_request(body):
+    """The bytes of one POST /hook with `body` (bytes), for tests that write
+    to the socket themselves (pauses, splits, pipelining)."""
+    return (b"POST /hook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n" % len(body)) + body
+
+
 def metric(text, line_prefix):
     """The value of the first sample line starting with line_prefix, or 0."""
     for line in text.splitlines():
