@@ -39,8 +39,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr std::size_t kPromptExcerptChars = 200;
-// The readers' error for a file that holds no prompt (evidence/transcript.h).
-constexpr std::string_view kNoPrompt = ": no user prompt found";
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -282,7 +280,7 @@ FileCheck CheckFile(const std::string& path, const rules::RuleSet& rules, const 
   out.file.turns = static_cast<int>(out.turns.size());
   if (!failed.ok()) {
     out.file.error = failed.message();
-  } else if (!s.ok() && !(visited == 0 && EndsWith(s.message(), kNoPrompt))) {
+  } else if (!s.ok() && !(visited == 0 && evidence::IsNoPromptError(s))) {
     out.file.error = s.message();
   }
   return out;

@@ -25,6 +25,7 @@
 #include "evidence/json_fields.h"
 #include "evidence/limits.h"
 #include "evidence/line_reader.h"
+#include "evidence/transcript.h"
 #include "evidence/utf8.h"
 
 namespace causegate::evidence {
@@ -408,7 +409,7 @@ Status ReadTurns(const std::string& path, const ChatReadOptions& options, std::v
   for (const Message& m : messages) assembler.Add(m);
   assembler.Finish();
   *turns = std::move(assembler.turns());
-  if (turns->empty()) return Status::Error(path + ": no user prompt found");
+  if (turns->empty()) return NoPromptError(path);
   turns->back().truncated = last_line_unreadable;
   if (retries != nullptr) retries->before_last_feedback = std::move(assembler.last_before_feedback());
   return Status::Ok();

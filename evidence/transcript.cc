@@ -31,6 +31,7 @@
 #include <deque>
 #include <iterator>
 #include <optional>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -347,7 +348,7 @@ Status ReadLast(const std::shared_ptr<const TranscriptFile>& file, const LinePar
   if (!scanner.NextTurn(&turn)) {
     if (!scanner.status().ok()) return scanner.status();
     *no_prompt = true;
-    return Status::Error(path + ": no user prompt found");
+    return NoPromptError(path);
   }
   turn.truncated = scanner.last_line_unreadable();
   turn.subagent_folder = SubagentFolderFor(path, parse);
@@ -446,7 +447,7 @@ Status ForEach(const std::string& path, const LineParser& parse, const PlacedTur
   if (!reader.status().ok()) return reader.status();
   if (!current) {
     *no_prompt = true;
-    return Status::Error(path + ": no user prompt found");
+    return NoPromptError(path);
   }
   Turn turn = std::move(*current).Finish();
   turn.truncated = last_line_unreadable;
@@ -540,6 +541,17 @@ Status ForEachTurn(const std::string& path, SessionKind kind,
                    const std::function<bool(const Turn&, int index)>& visit) {
   return ForEachTurnAt(
       path, kind, [&visit](Turn& turn, int index, const TurnPlace&) { return visit(turn, index); }, nullptr);
+}
+
+namespace {
+constexpr std::string_view kNoPrompt = ": no user prompt found";
+}  // namespace
+
+Status NoPromptError(const std::string& path) { return Status::Error(path + std::string(kNoPrompt)); }
+
+bool IsNoPromptError(const Status& s) {
+  const std::string& m = s.message();
+  return !s.ok() && m.size() >= kNoPrompt.size() && m.compare(m.size() - kNoPrompt.size(), kNoPrompt.size(), kNoPrompt) == 0;
 }
 
 }  // namespace causegate::evidence

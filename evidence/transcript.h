@@ -37,6 +37,12 @@ struct LastTurn {
   std::unique_ptr<History> history;  // earlier turns, newest first; never null
 };
 
+// The error of every reader for a file that holds no user prompt: an empty
+// session, or one whose agent has not flushed its first turn yet (a Stop
+// hook may run before that; gate/transcript_wait.h waits for it).
+Status NoPromptError(const std::string& path);
+bool IsNoPromptError(const Status& s);
+
 // REQUIRES: path names a regular file.
 Status ReadLastTurn(const std::string& path, SessionKind kind, LastTurn* out);
 

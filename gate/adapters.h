@@ -45,6 +45,9 @@ std::string SystemMessageAnswer(const std::string& text);
 // to block, the warning when a turn is let through unproven.
 std::string DecisionOrWarning(const rules::Outcome& outcome, const char* block_decision);
 
+// The file LoadTranscriptTurn reads: transcript_path, or for a subagent
+// stop agent_transcript_path; "~/" expanded.
+std::string TurnFilePath(const HookRequest& request);
 // The turn from a Claude Code-shaped request: transcript_path, or for a
 // subagent stop agent_transcript_path (read as the subagent's own file).
 // evidence::ReadLastTurn recognises the transcript's format. One read:

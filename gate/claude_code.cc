@@ -11,14 +11,19 @@
 // call has no result, or whose last text is not yet last_assistant_message
 // (which is always current), is read again for up to
 // kClaudeCodeTranscriptWait (gate/transcript_wait.h); past that it is
-// judged as read, with a warning.
+// judged as read, with a warning. A turn quicker than one flush may find
+// no file at all, or no prompt in it yet: read again the same way, and
+// past the bound the stop fails open (there is no turn to judge).
 // Tests: tests/unit/gate/claude_code_test.cc, transcript_wait_test.cc.
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include <cmath>
+#include <string>
 #include <string_view>
 
 #include "evidence/limits.h"
+#include "evidence/transcript.h"
 #include "gate/adapters.h"
 
 namespace causegate::gate::adapters {
@@ -43,6 +48,17 @@ bool SameText(std::string_view file_text, std::string_view message) {
   }
 }
 
+// Why a failed read may be a file Claude Code has not written yet, or
+// nullptr: a quick turn can end before the first flush (every 100 ms), so
+// the Stop hook may find no file, an empty one, or one holding only the
+// queue bookkeeping that precedes the prompt.
+const char* UnwrittenTurn(const HookRequest& request, const Status& read) {
+  if (evidence::IsNoPromptError(read)) return "the transcript holds no prompt yet";
+  const std::string path = TurnFilePath(request);
+  if (!path.empty() && NotWrittenYet(path)) return "the transcript is not written yet";
+  return nullptr;
+}
+
 }  // namespace
 
 const char* ClaudeTurnLag(const HookRequest& request, const evidence::Turn& turn) {
@@ -61,13 +77,17 @@ Status LoadClaudeCodeTurn(const HookRequest& request, TranscriptWait wait, evide
   const char* lag = nullptr;
   const auto read = [&request, out, &lag](ReadState* state) {
     const Status s = LoadTranscriptTurn(request, out);
-    lag = s.ok() ? ClaudeTurnLag(request, out->turn) : nullptr;
+    lag = s.ok() ? ClaudeTurnLag(request, out->turn) : UnwrittenTurn(request, s);
     *state = lag != nullptr ? ReadState::kLagging : ReadState::kWhole;
     return s;
   };
   ReadState state = ReadState::kWhole;
   double waited_ms = 0;
   const Status s = ReadWhileLagging(Agent::kClaudeCode, wait, read, &state, &waited_ms);
+  if (state == ReadState::kLagging && !s.ok() && waited_ms > 0) {
+    return s.Within("claude-code: no turn to judge after waiting " + std::to_string(std::lround(waited_ms)) +
+                    " ms (" + kTranscriptWaitEnv + " sets the wait)");
+  }
   if (state == ReadState::kLagging) {
     // Judging what is there is what causegate did before it waited; an
     // orphaned tool call (an interrupted tool) ends here too.

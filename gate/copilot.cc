@@ -24,7 +24,6 @@
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
-#include <cerrno>
 #include <cmath>
 #include <string>
 
@@ -115,14 +114,6 @@ Status ParseToolUse(const Json& doc, ObservedEvent* ev) {
 bool IsFile(const std::string& path) {
   struct stat st {};
   return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-// A session file that Copilot has not created yet, or created and not yet
-// written to: worth waiting for, unlike one that is unreadable.
-bool NotWrittenYet(const std::string& path) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return errno == ENOENT;
-  return S_ISREG(st.st_mode) && st.st_size == 0;
 }
 
 }  // namespace

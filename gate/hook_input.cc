@@ -118,9 +118,14 @@ std::string ExpandHome(const std::string& path) {
   return home ? std::string(home) + path.substr(1) : path;
 }
 
+std::string TurnFilePath(const HookRequest& request) {
+  const bool own_file = request.subagent() && !request.agent_transcript_path.empty();
+  return ExpandHome(own_file ? request.agent_transcript_path : request.transcript_path);
+}
+
 Status LoadTranscriptTurn(const HookRequest& request, evidence::LastTurn* out) {
   const bool own_file = request.subagent() && !request.agent_transcript_path.empty();
-  const std::string path = ExpandHome(own_file ? request.agent_transcript_path : request.transcript_path);
+  const std::string path = TurnFilePath(request);
   if (path.empty()) return Status::Error("hook input: no transcript path");
   return evidence::ReadLastTurn(path, own_file ? evidence::SessionKind::kSubagent : evidence::SessionKind::kMain,
                                 out);

@@ -4,7 +4,9 @@
 #include "gate/transcript_wait.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 
+#include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <optional>
@@ -32,6 +34,12 @@ std::optional<std::chrono::milliseconds> WaitFromEnvironment() {
 }
 
 }  // namespace
+
+bool NotWrittenYet(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return errno == ENOENT;
+  return S_ISREG(st.st_mode) && st.st_size == 0;
+}
 
 std::chrono::milliseconds TranscriptWaitBound(Agent agent) {
   std::chrono::milliseconds bound{0};

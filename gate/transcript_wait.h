@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
 #include <thread>
 
 #include "evidence/status.h"
@@ -57,6 +58,10 @@ inline constexpr std::chrono::milliseconds kMaxTranscriptWait{20000};
 // constant above; 0 for agents whose files are whole at hook time (Codex,
 // Gemini, Cursor: Cursor's log is written by causegate itself).
 std::chrono::milliseconds TranscriptWaitBound(Agent agent);
+
+// A transcript the agent has not created yet, or created and not yet
+// written to: worth waiting for, unlike one that is unreadable.
+bool NotWrittenYet(const std::string& path);
 
 enum class ReadState {
   kWhole,    // judge what was read (or report its error)

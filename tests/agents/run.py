@@ -129,6 +129,30 @@ def check_doctor(agent, case, env, root):
     return None
 
 
+def gate_lines(root, limit=8):
+    """What causegate printed in a case, as far as the CLI passed it on:
+    Claude Code's stream-json carries each hook's stderr, the other CLIs
+    may echo it on their own stderr. A failure in CI can be read from the
+    log alone (the kept case folder is on the CI machine)."""
+    lines = []
+    try:
+        with open(os.path.join(root, "stdout"), encoding="utf-8", errors="replace") as f:
+            for raw in f:
+                try:
+                    event = json.loads(raw)
+                except ValueError:
+                    continue
+                if isinstance(event, dict) and event.get("subtype") == "hook_response":
+                    verdict = "block" if '"block"' in event.get("output", "") else "no block"
+                    lines.append(f"{event.get('hook_event')} hook: exit {event.get('exit_code')}, {verdict}")
+                    lines.extend(l for l in event.get("stderr", "").splitlines() if l.strip())
+        with open(os.path.join(root, "stderr"), encoding="utf-8", errors="replace") as f:
+            lines.extend(l.rstrip() for l in f if "causegate" in l)
+    except OSError:
+        pass
+    return lines[:limit]
+
+
 def run_case(case_spec, opts, binaries, copilot_cache):
     agent = {"claude-code": agent_defs.ClaudeCode(), "codex": agent_defs.Codex(), "gemini": agent_defs.Gemini(),
              "copilot": agent_defs.Copilot(copilot_cache)}[case_spec.agent]
@@ -235,6 +259,9 @@ def main():
             with lock:
                 line = f"{'PASS' if ok else 'FAIL'} {spec.name} ({seconds:.1f} s)"
                 print(line + ("" if ok else f": {why} [{root}]"))
+                if not ok:
+                    for gate_line in gate_lines(root):
+                        print("    " + gate_line[:300])
                 sys.stdout.flush()
                 if not ok:
                     failed.append(spec.name)

@@ -282,6 +282,56 @@ TEST_CASE("claude-code: a whole transcript is judged at once, a lagging one with
   CHECK(AnyFinding(t.result.verdict, rules::Finding::kFabricated));
 }
 
+// A turn quicker than one flush: at hook time the file holds only the
+// bookkeeping Claude Code writes before the prompt, or does not exist.
+std::string QueueLine() {
+  return json{{"type", "queue-operation"}, {"operation", "enqueue"}, {"timestamp", "2026-03-01T10:00:00.000Z"},
+              {"sessionId", "s1"}}
+      .dump();
+}
+
+std::vector<std::string> WholeTurn() {
+  return {Prompt(testing::kPrompt), ToolUse("m1", "t1", "Bash", {{"command", "df -h /srv"}}),
+          Result("t1", testing::kDfOutput), Text("m2", testing::kClaim)};
+}
+
+TEST_CASE("claude-code: a turn not yet flushed at all is judged once it lands, and its claim blocks") {
+  WaitScope wait(kGenerousWaitMs);
+  evidence::testing::TempDir dir;
+  const std::string queued = dir.Write("queued.jsonl", {QueueLine(), QueueLine()});
+  const std::string missing = dir.File("missing.jsonl");
+  for (const std::string& path : {queued, missing}) {
+    INFO(path);
+    LateWriter rest(path, WholeTurn());
+    const Timed t = TimedGate(ClaudeInput(path, testing::kClaim), Agent::kClaudeCode);
+    REQUIRE(t.result.judged);
+    CHECK(t.elapsed >= kLag);
+    REQUIRE(t.result.turn.tool_calls.size() == 1);
+    CHECK(t.result.outcome.action == rules::Action::kBlock);
+  }
+}
+
+TEST_CASE("claude-code: a transcript never written fails open after the bound and says it waited") {
+  evidence::testing::TempDir dir;
+  const std::string queued = dir.Write("queued.jsonl", {QueueLine()});
+  const std::string missing = dir.File("missing.jsonl");
+  for (const std::string& path : {queued, missing}) {
+    INFO(path);
+    WaitScope wait("400");
+    const Timed t = TimedGate(ClaudeInput(path, testing::kClaim), Agent::kClaudeCode);
+    CHECK_FALSE(t.result.judged);
+    CHECK(t.result.output.empty());
+    CHECK_THAT(t.result.fail_open_reason, Catch::Contains("after waiting") && Catch::Contains(kTranscriptWaitEnv));
+    CHECK(t.elapsed >= milliseconds(400));
+    CHECK(t.elapsed < milliseconds(400) + kSlack);
+  }
+  // A folder is not a file being written: no wait.
+  WaitScope wait(kGenerousWaitMs);
+  const Timed t = TimedGate(ClaudeInput(dir.path(), testing::kClaim), Agent::kClaudeCode);
+  CHECK_FALSE(t.result.judged);
+  CHECK(t.elapsed < milliseconds(1000));
+}
+
 // ---- Copilot CLI ----
 
 std::string Event(const char* type, const json& data) {
