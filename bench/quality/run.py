@@ -13,7 +13,8 @@ conditional causal (no claim expected). Then the false-block rate on real
 agent final messages (agent_traj/final_messages.jsonl), judged through
 `causegate hook` as turns whose prompt asks for no diagnosis, and the
 figures on real agent turns (agent_turns: turn and sentence level, train
-and validation, with the one-regex baseline; bench/quality/agent_turns.py).
+and validation, with the one-regex baseline; bench/quality/agent_turns.py),
+and on our own written turns (bench/quality/written_sets.py).
 
 Not part of `make test`: it prints figures, it does not pass or fail (exit 0;
 77 when ../shared/corpora is absent; 2 on a usage or run error).
@@ -34,6 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import agent_turns  # noqa: E402
+import written_sets  # noqa: E402
 from baseline import BASELINE_CAUSAL, BASELINE_HEDGE  # noqa: E402
 
 # Targets of issue #3: (file, source prefix, metric) -> (figure, minimum).
@@ -296,6 +298,8 @@ def main():
     if not args.no_agent:
         print("\nreal agent turns (agent_turns, bench/quality/agent_turns.py):")
         agent_turns.report(args.bin, os.path.dirname(os.path.abspath(args.corpora)), args.rules or None)
+        print("\nour written turns (bench/quality/written_sets.py):")
+        written_sets.report(args.bin, os.path.dirname(os.path.abspath(args.corpora)))
     if miss_lines:
         print("\nmisclassified rows (for working on the packs; never paste them into a pack):")
         print("\n".join(miss_lines))
