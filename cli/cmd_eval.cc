@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "evidence/utf8.h"
 #include "gate/gate.h"
 #include "rules/verdict_json.h"
 
@@ -160,7 +161,7 @@ void AddEvalCommand(CLI::App& app, Common& common) {
                            rules::ActionName(r.outcome.action) + (got_finding.empty() ? "" : "/" + got_finding);
         for (const rules::Claim& c : r.verdict.claims) {
           if (c.finding == rules::Finding::kSupported) continue;
-          miss += "\n    \"" + r.verdict.message.sentences[static_cast<std::size_t>(c.sentence)].text.substr(0, 160) +
+          miss += "\n    \"" + std::string(evidence::Utf8Prefix(r.verdict.message.sentences[static_cast<std::size_t>(c.sentence)].text, 160)) +
                   "\" (" + rules->rule(c.rule).id + ")";
           break;
         }

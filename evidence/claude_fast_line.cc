@@ -14,6 +14,7 @@
 
 #include "evidence/limits.h"
 #include "evidence/simd_json.h"
+#include "evidence/utf8.h"
 
 namespace causegate::evidence {
 namespace {

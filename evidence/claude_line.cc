@@ -372,17 +372,6 @@ std::string IsoTime(std::string_view text) {
   return "";
 }
 
-std::string_view Utf8Prefix(std::string_view text, std::size_t max_bytes) {
-  if (text.size() <= max_bytes) return text;
-  std::size_t cut = max_bytes;
-  // Step back over at most three continuation bytes to a character start.
-  for (int i = 0; i < 3 && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80;
-       ++i) {
-    --cut;
-  }
-  return text.substr(0, cut);
-}
-
 LineRecord ParseClaudeLine(std::string_view line, SessionKind kind) {
   LineRecord rec;
   if (!MayBeMessage(line)) return rec;

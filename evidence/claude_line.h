@@ -77,10 +77,6 @@ struct LineRecord {
 // drops sidechain (subagent) lines as kIgnored; kSubagent keeps them.
 LineRecord ParseClaudeLine(std::string_view line, SessionKind kind);
 
-// The longest prefix of text of at most max_bytes that does not end inside
-// a UTF-8 sequence.
-std::string_view Utf8Prefix(std::string_view text, std::size_t max_bytes);
-
 // The text of a tool call's input, for the evidence index.
 struct ToolInputText {
   std::string all;       // every string value of the input, joined by '\n'

@@ -45,6 +45,7 @@
 #include "evidence/line_cache.h"
 #include "evidence/line_reader.h"
 #include "evidence/model_output.h"
+#include "evidence/utf8.h"
 
 namespace causegate::evidence {
 namespace {

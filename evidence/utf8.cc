@@ -64,4 +64,15 @@ std::string ScrubUtf8(std::string_view text) {
   return out;
 }
 
+std::string_view Utf8Prefix(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t cut = max_bytes;
+  // Step back over at most three continuation bytes to a character start.
+  for (int i = 0; i < 3 && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80;
+       ++i) {
+    --cut;
+  }
+  return text.substr(0, cut);
+}
+
 }  // namespace causegate::evidence

@@ -16,4 +16,8 @@ bool IsValidUtf8(std::string_view text);
 // every NUL byte dropped (JSON cannot carry a raw NUL).
 std::string ScrubUtf8(std::string_view text);
 
+// The longest prefix of text of at most max_bytes that does not end inside
+// a UTF-8 sequence.
+std::string_view Utf8Prefix(std::string_view text, std::size_t max_bytes);
+
 }  // namespace causegate::evidence

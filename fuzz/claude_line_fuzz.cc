@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "evidence/claude_line.h"
+#include "evidence/utf8.h"
 #include "fuzz/fuzz_util.h"
 
 namespace evidence = causegate::evidence;

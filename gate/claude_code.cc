@@ -24,6 +24,7 @@
 
 #include "evidence/limits.h"
 #include "evidence/transcript.h"
+#include "evidence/utf8.h"
 #include "gate/adapters.h"
 
 namespace causegate::gate::adapters {

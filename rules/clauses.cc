@@ -19,13 +19,37 @@ constexpr std::array<std::string_view, 5> kCommaJoins = {" and ", " but ", " whi
 // Chinese: after "，" these open a clause of their own: contrast and
 // addition, and an offer or plan that follows a finding ("……，也许可以加个
 // 告警" hedges the offer, not the finding, like ", and maybe we should").
-constexpr std::array<std::string_view, 17> kHanJoins = {"但", "而", "并且", "而且", "同时", "另外",
-                                                        "此外", "不过", "建议", "也许可以", "或许可以",
-                                                        "可以考虑", "要不要", "我可以", "我会", "我来",
-                                                        "接下来"};
+constexpr std::array<std::string_view, 17> kHanJoins = {"但",     "而",     "并且",   "而且",   "同时",
+                                                        "另外",   "此外",   "不过",   "建议",   "可以考虑",
+                                                        "要不要", "我可以", "我会",   "我来",   "接下来",
+                                                        "顺便",   "也可以"};
+// A hedged offer after "，": a hedge, perhaps 也 / 还 / 再, then a modal of
+// advice ("或许也可以调小", "可能还需要重启"). The hedge is the offer's; a
+// hedge before anything else ("，可能导致失败") stays with the finding.
+constexpr std::array<std::string_view, 4> kHanOfferHedges = {"也许", "或许", "可能", "不妨"};
+constexpr std::array<std::string_view, 3> kHanOfferAdverbs = {"也", "还", "再"};
+constexpr std::array<std::string_view, 4> kHanOfferModals = {"可以", "需要", "应该", "得"};
 constexpr std::string_view kHanComma = "，";
 constexpr std::string_view kHanSemicolon = "；";
 constexpr std::string_view kEmDash = " — ";
+
+// Whether s at i opens with one of words; on a match *i moves past it.
+template <std::size_t N>
+bool ReadOneOf(std::string_view s, std::size_t* i, const std::array<std::string_view, N>& words) {
+  for (std::string_view w : words) {
+    if (s.compare(*i, w.size(), w) == 0) {
+      *i += w.size();
+      return true;
+    }
+  }
+  return false;
+}
+
+bool HedgedOfferAt(std::string_view s, std::size_t i) {
+  if (!ReadOneOf(s, &i, kHanOfferHedges)) return false;
+  ReadOneOf(s, &i, kHanOfferAdverbs);
+  return ReadOneOf(s, &i, kHanOfferModals);
+}
 
 // Length of the separator that starts a new clause at i, or 0.
 std::size_t SeparatorAt(std::string_view s, std::size_t i) {
@@ -40,9 +64,8 @@ std::size_t SeparatorAt(std::string_view s, std::size_t i) {
   if (s.compare(i, kEmDash.size(), kEmDash) == 0) return kEmDash.size();
   if (s.compare(i, kHanSemicolon.size(), kHanSemicolon) == 0) return kHanSemicolon.size();
   if (s.compare(i, kHanComma.size(), kHanComma) == 0) {
-    for (std::string_view w : kHanJoins) {
-      if (s.compare(i + kHanComma.size(), w.size(), w) == 0) return kHanComma.size();
-    }
+    std::size_t after = i + kHanComma.size();
+    if (ReadOneOf(s, &after, kHanJoins) || HedgedOfferAt(s, i + kHanComma.size())) return kHanComma.size();
   }
   return 0;
 }

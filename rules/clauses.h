@@ -20,7 +20,8 @@ struct ClauseSpan {
 
 // Splits a masked sentence (rules/message.h) at "; ", ", and ", ", but ",
 // ", while ", ", whereas ", ", although ", " — ", "；" and "，" before 但 / 而 /
-// 并且 / 而且 / 同时 / 另外 / 此外 / 不过 / 建议. Always at least one clause; spans
+// 并且 / 而且 / 同时 / 另外 / 此外 / 不过 / 建议 / 顺便 and a plan or a hedged
+// offer (或许也可以, 可能还需要). Always at least one clause; spans
 // are in order and leave the separators out (a comma stays with neither).
 std::vector<ClauseSpan> SplitClauses(std::string_view sentence);
 

@@ -33,7 +33,7 @@ def judge(binary, casegen, folder, work):
     out = os.path.join(work, os.path.basename(folder))
     subprocess.run([sys.executable, casegen, "--all", folder, out], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    run = subprocess.run([binary, "eval", out], capture_output=True, text=True)
+    run = subprocess.run([binary, "eval", out], capture_output=True, text=True, errors="replace")
     if run.returncode not in (0, 1):
         raise RuntimeError("causegate eval %s exited %d: %s" % (out, run.returncode, run.stderr.strip()[:300]))
     return run.stdout

@@ -1,4 +1,4 @@
-// ParseClaudeLine, JsonDepthWithin, Utf8Prefix and ExtractToolInputText:
+// ParseClaudeLine, JsonDepthWithin and ExtractToolInputText:
 // the per-line rules under the transcript readers.
 #include "evidence/claude_line.h"
 
@@ -136,17 +136,6 @@ TEST_CASE("JsonDepthWithin counts nesting outside strings", "[claude_line]") {
   for (const Case& c : cases) {
     INFO(c.text.substr(0, 40) << " max=" << c.max);
     CHECK(JsonDepthWithin(c.text, c.max) == c.within);
-  }
-}
-
-TEST_CASE("Utf8Prefix never splits a character", "[claude_line]") {
-  const std::string text = "a\xc3\xa9\xe6\x98\xbe\xf0\xa0\x80\x80z";  // a é 显 U+20000 z
-  const std::vector<std::pair<std::size_t, std::size_t>> cases = {
-      {0, 0}, {1, 1}, {2, 1}, {3, 3}, {4, 3}, {5, 3}, {6, 6}, {7, 6}, {8, 6}, {9, 6}, {10, 10},
-      {11, 11}, {100, 11}};
-  for (const auto& [max, want] : cases) {
-    INFO("max=" << max);
-    CHECK(Utf8Prefix(text, max).size() == want);
   }
 }
 

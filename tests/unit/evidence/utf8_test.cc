@@ -1,8 +1,9 @@
-// IsValidUtf8 and ScrubUtf8 (evidence/utf8.h), table-driven.
+// IsValidUtf8, ScrubUtf8 and Utf8Prefix (evidence/utf8.h), table-driven.
 #include "evidence/utf8.h"
 
 #include <catch2/catch.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace causegate::evidence {
@@ -35,6 +36,17 @@ TEST_CASE("IsValidUtf8 and ScrubUtf8", "[utf8]") {
     CHECK(IsValidUtf8(c.in) == c.valid);
     CHECK(ScrubUtf8(c.in) == c.scrubbed);
     CHECK(IsValidUtf8(ScrubUtf8(c.in)));
+  }
+}
+
+TEST_CASE("Utf8Prefix never splits a character", "[utf8]") {
+  const std::string text = "a\xc3\xa9\xe6\x98\xbe\xf0\xa0\x80\x80z";  // a é 显 U+20000 z
+  const std::vector<std::pair<std::size_t, std::size_t>> cases = {
+      {0, 0}, {1, 1}, {2, 1}, {3, 3}, {4, 3}, {5, 3}, {6, 6}, {7, 6}, {8, 6}, {9, 6}, {10, 10},
+      {11, 11}, {100, 11}};
+  for (const auto& [max, want] : cases) {
+    INFO("max=" << max);
+    CHECK(Utf8Prefix(text, max).size() == want);
   }
 }
 

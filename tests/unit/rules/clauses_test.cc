@@ -29,6 +29,11 @@ TEST_CASE("Clauses: coordination splits, a consequence stays with its clause") {
   // An offer after a finding is a clause of its own; a bare hedge is not.
   CHECK(Clauses("导出失败是因为磁盘满了，也许可以加个告警") == V{"导出失败是因为磁盘满了", "也许可以加个告警"});
   CHECK(Clauses("因为磁盘满了，可能导致导出失败") == V{"因为磁盘满了，可能导致导出失败"});
+  // The hedge, an adverb, a modal of advice: any of each.
+  CHECK(Clauses("是共用临时目录导致的，或许也可以把并发调小") == V{"是共用临时目录导致的", "或许也可以把并发调小"});
+  CHECK(Clauses("是锁没释放导致的，可能还需要重启一次") == V{"是锁没释放导致的", "可能还需要重启一次"});
+  CHECK(Clauses("是锁没释放导致的，顺便把超时调短") == V{"是锁没释放导致的", "顺便把超时调短"});
+  CHECK(Clauses("失败了，可能是锁没释放导致的") == V{"失败了，可能是锁没释放导致的"});
 }
 
 TEST_CASE("Clauses: separators at either end open nothing, and the spans stay in the text") {
