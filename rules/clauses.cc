@@ -15,14 +15,18 @@ bool StartsWithNoCase(std::string_view text, std::size_t at, std::string_view wo
 }
 
 // English coordinators after a comma; the comma stays with the left clause.
-constexpr std::array<std::string_view, 5> kCommaJoins = {" and ", " but ", " while ", " whereas ", " although "};
-// Chinese: after "，" these open a clause of their own: contrast and
-// addition, and an offer or plan that follows a finding ("……，也许可以加个
+// A contrast (", not because of the network") and an offer (", if you want
+// I can ...") qualify themselves, not the finding before them.
+constexpr std::array<std::string_view, 10> kCommaJoins = {
+    " and ",         " but ",         " while ",        " whereas ",         " although ",
+    " not ",         " if you want ", " if you like ", " if you'd like ", " if you prefer "};
+// Chinese: after "，" these open a clause of their own: contrast (而, 不是,
+// 并非) and addition, and an offer or plan that follows a finding ("……，也许可以加个
 // 告警" hedges the offer, not the finding, like ", and maybe we should").
-constexpr std::array<std::string_view, 17> kHanJoins = {"但",     "而",     "并且",   "而且",   "同时",
+constexpr std::array<std::string_view, 20> kHanJoins = {"但",     "而",     "并且",   "而且",   "同时",
                                                         "另外",   "此外",   "不过",   "建议",   "可以考虑",
                                                         "要不要", "我可以", "我会",   "我来",   "接下来",
-                                                        "顺便",   "也可以"};
+                                                        "顺便",   "也可以", "并不是", "不是",   "并非"};
 // A hedged offer after "，": a hedge, perhaps 也 / 还 / 再, then a modal of
 // advice ("或许也可以调小", "可能还需要重启"). The hedge is the offer's; a
 // hedge before anything else ("，可能导致失败") stays with the finding.

@@ -34,6 +34,14 @@ TEST_CASE("Clauses: coordination splits, a consequence stays with its clause") {
   CHECK(Clauses("是锁没释放导致的，可能还需要重启一次") == V{"是锁没释放导致的", "可能还需要重启一次"});
   CHECK(Clauses("是锁没释放导致的，顺便把超时调短") == V{"是锁没释放导致的", "顺便把超时调短"});
   CHECK(Clauses("失败了，可能是锁没释放导致的") == V{"失败了，可能是锁没释放导致的"});
+  // A cause ruled out beside the one asserted, and an offer, are clauses
+  // of their own.
+  CHECK(Clauses("It failed because the table was locked, not because of the network") ==
+        V{"It failed because the table was locked", " not because of the network"});
+  CHECK(Clauses("The lock is the cause, if you want I can add a timeout") ==
+        V{"The lock is the cause", " if you want I can add a timeout"});
+  CHECK(Clauses("If it fails, the lock is the cause") == V{"If it fails, the lock is the cause"});
+  CHECK(Clauses("部署失败是因为表被锁住了，并不是网络的问题") == V{"部署失败是因为表被锁住了", "并不是网络的问题"});
 }
 
 TEST_CASE("Clauses: separators at either end open nothing, and the spans stay in the text") {
