@@ -218,9 +218,12 @@ MessagePlaces::MessagePlaces(const RuleSet& rules, const Message& message)
         cause_rule_[l] = sentence_rule(last);
       }
     }
-    if (unit.kind == UnitKind::kTableCell && unit.row_start >= 0 && static_cast<std::size_t>(unit.row_start) < units &&
-        !read[static_cast<std::size_t>(unit.row_start)]) {
-      const auto r = static_cast<std::size_t>(unit.row_start);
+    if (unit.kind != UnitKind::kTableCell) continue;
+    // A row's label and a column's header are read alike: a short cell
+    // whose first sentence names a cause.
+    for (const int label : {unit.row_start, unit.column_head}) {
+      if (label < 0 || static_cast<std::size_t>(label) >= units || read[static_cast<std::size_t>(label)]) continue;
+      const auto r = static_cast<std::size_t>(label);
       read[r] = true;
       const int first = first_sentence_[r];
       if (first >= 0 && message.sentences[static_cast<std::size_t>(first)].masked.size() <= kMaxRowLabelBytes) {
@@ -247,10 +250,13 @@ SentencePlace MessagePlaces::Of(const Sentence& sentence) const {
     place.after_cause_lead_in = true;
     place.rule = cause_rule_[static_cast<std::size_t>(unit.lead_in)];
   }
-  if (unit.kind == UnitKind::kTableCell && unit.row_start >= 0 && unit.row_start != sentence.unit &&
-      cause_rule_[static_cast<std::size_t>(unit.row_start)] >= 0) {
-    place.in_cause_row = true;
-    place.rule = cause_rule_[static_cast<std::size_t>(unit.row_start)];
+  if (unit.kind == UnitKind::kTableCell) {
+    for (const int label : {unit.row_start, unit.column_head}) {
+      if (label < 0 || label == sentence.unit || cause_rule_[static_cast<std::size_t>(label)] < 0) continue;
+      place.in_cause_row = true;
+      place.rule = cause_rule_[static_cast<std::size_t>(label)];
+      break;
+    }
   }
   return place;
 }

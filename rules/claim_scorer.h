@@ -84,13 +84,14 @@ struct ClaimScore {
 // Where a sentence stands, for its structure features. A unit that a
 // cause-naming heading, lead-in or row label introduces can be a claim with
 // no cue of its own ("## Why it broke" and then the paragraph; "It fails
-// because:" and then the list; "| Cause | the cron job |").
+// because:" and then the list; "| Cause | the cron job |", or a cell in a
+// column headed "Cause").
 struct SentencePlace {
   UnitKind unit = UnitKind::kParagraph;
   bool first_under_cause_heading = false;  // first unit under a heading that names a cause
   bool under_cause_heading = false;        // any unit of such a section
   bool after_cause_lead_in = false;        // a list item after "...because:" / "原因如下："
-  bool in_cause_row = false;               // a table cell after a row label that names a cause
+  bool in_cause_row = false;               // a table cell whose row label or column header names a cause
   bool first_in_unit = false;              // the unit's first sentence
   int rule = -1;  // the rule that made the heading, lead-in or label name a cause
 

@@ -146,7 +146,16 @@ class Builder {
     unit.heading = kind == UnitKind::kHeading ? -1 : heading_;
     unit.index_in_section = kind == UnitKind::kHeading ? 0 : units_in_section_++;
     if (kind == UnitKind::kListItem && !frames_.empty()) unit.lead_in = frames_.back().lead_in;
-    if (kind == UnitKind::kTableCell) unit.row_start = row_start_ >= 0 ? row_start_ : static_cast<int>(ranges_.size()) - 1;
+    if (kind == UnitKind::kTableCell) {
+      const int self = static_cast<int>(ranges_.size()) - 1;
+      unit.row_start = row_start_ >= 0 ? row_start_ : self;
+      if (in_table_head_) {
+        column_heads_.push_back(self);
+      } else if (column_ < column_heads_.size()) {
+        unit.column_head = column_heads_[column_];
+      }
+      ++column_;
+    }
     shapes_.push_back(unit);
     const int index = static_cast<int>(ranges_.size() - 1);
     if (kind == UnitKind::kHeading) {
@@ -165,7 +174,12 @@ class Builder {
     frame.units_begin = ranges_.size();
     if (!frames_.empty() && !IsFollowerBlock(type)) frames_.back().last_paragraph = -1;
     if ((type == MD_BLOCK_UL || type == MD_BLOCK_OL) && !frames_.empty()) frame.lead_in = frames_.back().last_paragraph;
-    if (type == MD_BLOCK_TR) row_start_ = -1;
+    if (type == MD_BLOCK_TR) {
+      row_start_ = -1;
+      column_ = 0;
+    }
+    if (type == MD_BLOCK_TABLE) column_heads_.clear();
+    if (type == MD_BLOCK_THEAD) in_table_head_ = true;
     if (type == MD_BLOCK_QUOTE) ++quote_depth_;
     if (quote_depth_ == 0) {
       switch (type) {
@@ -212,6 +226,7 @@ class Builder {
     const Frame frame = frames_.back();
     frames_.pop_back();
     if (type == MD_BLOCK_QUOTE && quote_depth_ > 0) --quote_depth_;
+    if (type == MD_BLOCK_THEAD) in_table_head_ = false;
     const std::size_t now = message_.fragments.size();
     if (frame.owns_unit)
       ranges_[static_cast<std::size_t>(frame.unit)] = {frame.fragments_begin, now};
@@ -385,6 +400,9 @@ class Builder {
   int heading_ = -1;               // the latest heading unit
   int units_in_section_ = 0;       // units since it
   int row_start_ = -1;             // first cell unit of the table row being read
+  std::size_t column_ = 0;         // the cell's column in the row being read
+  std::vector<int> column_heads_;  // header cell units of the table being read
+  bool in_table_head_ = false;     // reading the table's header row
   std::vector<Frame> frames_;
   int quote_depth_ = 0;
   bool evidence_open_ = false;

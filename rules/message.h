@@ -73,6 +73,9 @@ struct Unit {
   int lead_in = -1;
   // A table cell: the unit of its row's first cell (the row's label), or -1.
   int row_start = -1;
+  // A body cell: the unit of its column's header cell ("| Symptom | Cause |
+  // Fix |" labels every cell below it), or -1.
+  int column_head = -1;
   std::vector<int> fragments;  // fragments placed with this unit (3.2): its
                                // own, those of its nested blocks, and of the
                                // lists / code / quotes directly following it

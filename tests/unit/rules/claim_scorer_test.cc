@@ -181,6 +181,21 @@ TEST_CASE("Scorer: a lead-in that gives the cause, and a table row labelled Caus
     if (s.text == "ops") CHECK_FALSE(p.in_cause_row);
   }
   CHECK(found);
+
+  // A column headed by a cause word labels every cell below it; the other
+  // columns, and a table with a plain header, label none.
+  const Message columns = ParseMessage(
+      "| Symptom | Root cause | Fix |\n|---|---|---|\n| 502s | the upstream pool is exhausted | raise it |\n");
+  int in_cause_column = 0;
+  for (const Sentence& s : columns.sentences) {
+    const SentencePlace p = MessagePlaces(rules, columns).Of(s);
+    if (s.text == "the upstream pool is exhausted") CHECK(p.in_cause_row);
+    if (s.text == "502s" || s.text == "raise it") CHECK_FALSE(p.in_cause_row);
+    in_cause_column += p.in_cause_row && s.text == "the upstream pool is exhausted";
+  }
+  CHECK(in_cause_column == 1);
+  const Message plain_table = ParseMessage("| Step | Result |\n|---|---|\n| build | the image is pushed |\n");
+  for (const Sentence& s : plain_table.sentences) CHECK_FALSE(MessagePlaces(rules, plain_table).Of(s).in_cause_row);
 }
 
 TEST_CASE("Scorer: a claim form without a connective is scored (identification, label, discovery)") {

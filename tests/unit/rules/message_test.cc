@@ -565,4 +565,24 @@ TEST_CASE("Labelled cases parse, and cited cases have a citation", "[message][ca
 }
 
 }  // namespace
+TEST_CASE("ParseMessage: a body cell knows its column's header cell, a header cell none") {
+  const Message m = ParseMessage("| Symptom | Cause |\n|---|---|\n| 502 | timeout |\n| 404 | bad route |\n");
+  auto unit_of = [&m](const std::string& text) -> const Unit& {
+    for (const Sentence& s : m.sentences) {
+      if (s.text == text) return m.units[static_cast<std::size_t>(s.unit)];
+    }
+    FAIL("no sentence " << text);
+    return m.units.front();
+  };
+  const int symptom = m.sentences[0].unit;
+  const int cause = m.sentences[1].unit;
+  CHECK(unit_of("Symptom").column_head == -1);
+  CHECK(unit_of("Cause").column_head == -1);
+  CHECK(unit_of("502").column_head == symptom);
+  CHECK(unit_of("404").column_head == symptom);
+  CHECK(unit_of("timeout").column_head == cause);
+  CHECK(unit_of("bad route").column_head == cause);
+  CHECK(unit_of("bad route").row_start == unit_of("404").row_start);
+}
+
 }  // namespace causegate::rules
