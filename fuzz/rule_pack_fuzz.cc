@@ -31,8 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::shared_ptr<const rules::RuleSet> set;
   if (!rules::RuleSet::Compile(std::move(packs), options, &set).ok()) return 0;
 
-  for (auto target : {rules::Target::kSentence, rules::Target::kPrompt, rules::Target::kLine,
-                      rules::Target::kCommand}) {
+  for (auto target : {rules::Target::kSentence, rules::Target::kPrompt, rules::Target::kSymptom,
+                      rules::Target::kLine, rules::Target::kCommand}) {
     (void)set->Match(target, "The build failed because the cache was stale.");
   }
   for (int i = 0; i < static_cast<int>(set->rules().size()); ++i) {

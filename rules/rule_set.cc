@@ -92,9 +92,12 @@ bool MayHaveCjk(std::string_view text) {
 
 Target TargetOf(RuleKind kind) {
   switch (kind) {
+    // Apart: symptoms are read in every tool output, and a diagnostic-prompt
+    // rule a tool output's words call for would be compiled for nothing.
     case RuleKind::kDiagnosticPrompt:
-    case RuleKind::kSymptom:
       return Target::kPrompt;
+    case RuleKind::kSymptom:
+      return Target::kSymptom;
     case RuleKind::kEvidenceMarker:
       return Target::kLine;
     case RuleKind::kStep:

@@ -25,11 +25,12 @@ namespace causegate::rules {
 // What text a rule kind is matched against; one RE2::Set each.
 enum class Target {
   kSentence,  // a prose sentence of the final message (masked)
-  kPrompt,    // the user's prompt, and tool output for symptoms
+  kPrompt,    // the user's prompt (is the turn a diagnosis?)
+  kSymptom,   // the prompt, a claim or a tool output (which symptoms it names)
   kLine,      // a line of the final message (evidence markers)
   kCommand,   // a tool call: "Name: command"
 };
-inline constexpr int kTargetCount = 4;
+inline constexpr int kTargetCount = 5;
 Target TargetOf(RuleKind kind);
 
 // Rules that matched one text, by kind: first matching rule in pack order.

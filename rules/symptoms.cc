@@ -29,7 +29,7 @@ const char* SymptomSourceName(SymptomSource source) {
 std::vector<Symptom> SymptomsInText(const RuleSet& rules, std::string_view text, SymptomSource source) {
   std::vector<Symptom> out;
   if (text.empty()) return out;
-  const Hits hits = rules.Match(Target::kPrompt, text);
+  const Hits hits = rules.Match(Target::kSymptom, text);
   if (!hits.Has(RuleKind::kSymptom)) return out;
   for (const int i : hits.rules) {
     const Rule& rule = rules.rule(i);

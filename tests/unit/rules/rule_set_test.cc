@@ -117,7 +117,7 @@ TEST_CASE("Lazy rule sets give the eager sets' hits, text by text") {
   }
   texts.push_back("THE ROOT CAUSE WAS A \xE2\x84\xAAILLED WORKER");  // KELVIN SIGN
   texts.push_back("");
-  for (const Target target : {Target::kSentence, Target::kPrompt, Target::kLine, Target::kCommand}) {
+  for (const Target target : {Target::kSentence, Target::kPrompt, Target::kSymptom, Target::kLine, Target::kCommand}) {
     for (const std::string& text : texts) {
       INFO(static_cast<int>(target) << ": " << text);
       const Hits want = eager->Match(target, text);
