@@ -28,6 +28,9 @@ bool ParseDouble(std::string_view text, double* out) {
   return end != nullptr && *end == '\0' && !copy.empty() && std::isfinite(*out);
 }
 
+// The trait of a plan or an offer (en.feature.plan, zh.feature.plan).
+constexpr std::string_view kPlanTag = "plan";
+
 // The exemption kinds, by the feature name each carries.
 struct ExemptionFeature {
   RuleKind kind;
@@ -261,6 +264,33 @@ SentencePlace MessagePlaces::Of(const Sentence& sentence) const {
   return place;
 }
 
+namespace {
+
+bool IsPlan(const RuleSet& rules, const Hits& hits) {
+  for (const int r : hits.rules) {
+    if (rules.rule(r).kind == RuleKind::kFeature && rules.rule(r).tag == kPlanTag) return true;
+  }
+  return false;
+}
+
+// The hits of every clause but the plans and offers after the claim clause.
+Hits HitsOutsideOffers(const RuleSet& rules, const std::vector<Hits>& by_clause, int claim_clause) {
+  Hits out;
+  for (std::size_t c = 0; c < by_clause.size(); ++c) {
+    if (static_cast<int>(c) > claim_clause && IsPlan(rules, by_clause[c])) continue;
+    out.rules.insert(out.rules.end(), by_clause[c].rules.begin(), by_clause[c].rules.end());
+  }
+  std::sort(out.rules.begin(), out.rules.end());
+  out.rules.erase(std::unique(out.rules.begin(), out.rules.end()), out.rules.end());
+  for (const int r : out.rules) {
+    int& first = out.first[static_cast<std::size_t>(rules.rule(r).kind)];
+    if (first < 0) first = r;
+  }
+  return out;
+}
+
+}  // namespace
+
 ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::string_view masked,
                          const SentenceClass& whole, const SentencePlace& place, bool diagnosis) {
   ClaimScore out;
@@ -271,16 +301,30 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
   if (!cue) Add(&out.features, "place-only", scorer);
 
   // The claim clause's own hits; the whole sentence's when it is one clause.
+  // What the other clauses hold weighs apart (the "@sentence" features),
+  // except a plan or offer after the claim ("..., and maybe we could move
+  // the reindex", "，或许也可以调小并发"): its hedge and its "we" are the
+  // offer's, not the finding's (spec section 2).
   Hits clause_hits = whole.hits;
+  Hits elsewhere_hits = whole.hits;
   const std::vector<ClauseSpan> clauses = SplitClauses(masked);
   if (clauses.size() > 1) {
+    std::vector<Hits> by_clause;
+    int claim_clause = -1;
     for (const ClauseSpan& span : clauses) {
-      Hits hits = rules.Match(Target::kSentence, masked.substr(span.begin, span.end - span.begin));
-      if (CarriesClaim(rules, hits)) {
-        clause_hits = std::move(hits);
+      by_clause.push_back(rules.Match(Target::kSentence, masked.substr(span.begin, span.end - span.begin)));
+      if (claim_clause < 0 && CarriesClaim(rules, by_clause.back())) {
+        claim_clause = static_cast<int>(by_clause.size()) - 1;
         out.clause = span;
-        break;
       }
+    }
+    if (claim_clause >= 0) {
+      clause_hits = by_clause[static_cast<std::size_t>(claim_clause)];
+      bool offer_after = false;
+      for (std::size_t c = static_cast<std::size_t>(claim_clause) + 1; c < by_clause.size(); ++c) {
+        offer_after = offer_after || IsPlan(rules, by_clause[c]);
+      }
+      if (offer_after) elsewhere_hits = HitsOutsideOffers(rules, by_clause, claim_clause);
     }
   }
 
@@ -341,7 +385,7 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
   }
   // Traits of the other clauses weigh apart ("..., and I raised the TTL"
   // says less about the claim clause than "I raised it because ...").
-  for (const int r : whole.hits.rules) {
+  for (const int r : elsewhere_hits.rules) {
     const Rule& rule = rules.rule(r);
     if (!IsTrait(rule)) continue;
     const std::string name = "feature:" + rule.tag;
@@ -352,7 +396,7 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
   for (const ExemptionFeature& e : kExemptions) {
     if (clause_hits.Has(e.kind)) {
       Add(&out.features, e.name, scorer);
-    } else if (whole.hits.Has(e.kind)) {
+    } else if (elsewhere_hits.Has(e.kind)) {
       Add(&out.features, std::string(e.name) + "@sentence", scorer);
     }
   }

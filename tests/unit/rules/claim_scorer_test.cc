@@ -45,10 +45,21 @@ TEST_CASE("Scorer: the embedded weights parse, and the spec's plain claims are c
 
 TEST_CASE("Scorer: a hedge counts in the claim's clause, not in a neighbouring one") {
   CHECK_FALSE(Score("The cause may be the stale cache, so I raised the TTL.").claim);
-  const ClaimScore two = Score("The root cause is the stale cache key, and I suggest raising the TTL.");
-  CHECK(two.claim);
+  const ClaimScore two = Score("The root cause is the stale cache key, but it may also be the TTL.");
   CHECK_FALSE(HasFeature(two, "hedge"));
   CHECK(HasFeature(two, "hedge@sentence"));
+  // An offer after the claim keeps its hedge to itself (section 2's own
+  // example): nothing of it weighs against the finding.
+  for (const char* offer : {"The root cause is the stale cache key, and I suggest raising the TTL.",
+                            "The backup hangs because the reindex holds the lock, and maybe we could move it to 04:00.",
+                            "The deploy failed because the migration locked the table, if you want I can add a timeout.",
+                            "导出失败是因为磁盘满了，或许也可以加个告警。"}) {
+    INFO(offer);
+    const ClaimScore s = Score(offer);
+    CHECK(s.claim);
+    CHECK_FALSE(HasFeature(s, "hedge"));
+    CHECK_FALSE(HasFeature(s, "hedge@sentence"));
+  }
   CHECK_FALSE(Score("Hypothesis: the stall is caused by the cleanup job deleting the lock.").claim);
 }
 
@@ -217,10 +228,14 @@ TEST_CASE("Scorer: a claim form without a connective is scored (identification, 
     INFO(text);
     CHECK(Score(text).claim);
   }
-  // Traits of other clauses weigh apart from the claim clause's.
-  const ClaimScore s = Score("The job failed because the disk filled, and I'll add an alert.");
-  CHECK(HasFeature(s, "feature:plan@sentence"));
-  CHECK_FALSE(HasFeature(s, "feature:plan"));
+  // Traits of other clauses weigh apart from the claim clause's; a plan
+  // after the claim is the offer's own and does not weigh at all.
+  const ClaimScore before = Score("We need to rerun it, but the job failed because the disk filled.");
+  CHECK(HasFeature(before, "feature:plan@sentence"));
+  CHECK_FALSE(HasFeature(before, "feature:plan"));
+  const ClaimScore after = Score("The job failed because the disk filled, and I'll add an alert.");
+  CHECK_FALSE(HasFeature(after, "feature:plan@sentence"));
+  CHECK_FALSE(HasFeature(after, "feature:plan"));
 }
 
 }  // namespace
