@@ -161,8 +161,8 @@ void AddEvalCommand(CLI::App& app, Common& common) {
                            rules::ActionName(r.outcome.action) + (got_finding.empty() ? "" : "/" + got_finding);
         for (const rules::Claim& c : r.verdict.claims) {
           if (c.finding == rules::Finding::kSupported) continue;
-          miss += "\n    \"" + std::string(evidence::Utf8Prefix(r.verdict.message.sentences[static_cast<std::size_t>(c.sentence)].text, 160)) +
-                  "\" (" + rules->rule(c.rule).id + ")";
+          const std::string& text = r.verdict.message.sentences[static_cast<std::size_t>(c.sentence)].text;
+          miss += "\n    \"" + std::string(evidence::Utf8Prefix(text, 160)) + "\" (" + rules->rule(c.rule).id + ")";
           break;
         }
         misses.push_back(miss);

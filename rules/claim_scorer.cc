@@ -275,18 +275,12 @@ bool IsPlan(const RuleSet& rules, const Hits& hits) {
 
 // The hits of every clause but the plans and offers after the claim clause.
 Hits HitsOutsideOffers(const RuleSet& rules, const std::vector<Hits>& by_clause, int claim_clause) {
-  Hits out;
+  std::vector<int> kept;
   for (std::size_t c = 0; c < by_clause.size(); ++c) {
     if (static_cast<int>(c) > claim_clause && IsPlan(rules, by_clause[c])) continue;
-    out.rules.insert(out.rules.end(), by_clause[c].rules.begin(), by_clause[c].rules.end());
+    kept.insert(kept.end(), by_clause[c].rules.begin(), by_clause[c].rules.end());
   }
-  std::sort(out.rules.begin(), out.rules.end());
-  out.rules.erase(std::unique(out.rules.begin(), out.rules.end()), out.rules.end());
-  for (const int r : out.rules) {
-    int& first = out.first[static_cast<std::size_t>(rules.rule(r).kind)];
-    if (first < 0) first = r;
-  }
-  return out;
+  return rules.HitsOf(std::move(kept));
 }
 
 }  // namespace

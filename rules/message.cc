@@ -35,10 +35,12 @@
 
 #include "evidence/limits.h"
 #include "evidence/text_fold.h"
+#include "evidence/utf8.h"
 #include "rules/html_entity.h"
 #include "rules/html_text.h"
 #include "rules/mapped_text.h"
 #include "rules/sentence_split.h"
+#include "rules/table_labels.h"
 #include "rules/text_ranges.h"
 
 namespace causegate::rules {
@@ -147,14 +149,9 @@ class Builder {
     unit.index_in_section = kind == UnitKind::kHeading ? 0 : units_in_section_++;
     if (kind == UnitKind::kListItem && !frames_.empty()) unit.lead_in = frames_.back().lead_in;
     if (kind == UnitKind::kTableCell) {
-      const int self = static_cast<int>(ranges_.size()) - 1;
-      unit.row_start = row_start_ >= 0 ? row_start_ : self;
-      if (in_table_head_) {
-        column_heads_.push_back(self);
-      } else if (column_ < column_heads_.size()) {
-        unit.column_head = column_heads_[column_];
-      }
-      ++column_;
+      const TableLabels::Labels labels = table_.Cell(static_cast<int>(ranges_.size()) - 1);
+      unit.row_start = labels.row_start;
+      unit.column_head = labels.column_head;
     }
     shapes_.push_back(unit);
     const int index = static_cast<int>(ranges_.size() - 1);
@@ -174,12 +171,9 @@ class Builder {
     frame.units_begin = ranges_.size();
     if (!frames_.empty() && !IsFollowerBlock(type)) frames_.back().last_paragraph = -1;
     if ((type == MD_BLOCK_UL || type == MD_BLOCK_OL) && !frames_.empty()) frame.lead_in = frames_.back().last_paragraph;
-    if (type == MD_BLOCK_TR) {
-      row_start_ = -1;
-      column_ = 0;
-    }
-    if (type == MD_BLOCK_TABLE) column_heads_.clear();
-    if (type == MD_BLOCK_THEAD) in_table_head_ = true;
+    if (type == MD_BLOCK_TABLE) table_.EnterTable();
+    if (type == MD_BLOCK_THEAD) table_.EnterHead();
+    if (type == MD_BLOCK_TR) table_.EnterRow();
     if (type == MD_BLOCK_QUOTE) ++quote_depth_;
     if (quote_depth_ == 0) {
       switch (type) {
@@ -203,7 +197,6 @@ class Builder {
         case MD_BLOCK_TH:
         case MD_BLOCK_TD:
           frame.unit = NewUnit(UnitKind::kTableCell);
-          if (row_start_ < 0) row_start_ = frame.unit;
           frame.owns_unit = true;
           break;
         case MD_BLOCK_HTML:
@@ -226,7 +219,7 @@ class Builder {
     const Frame frame = frames_.back();
     frames_.pop_back();
     if (type == MD_BLOCK_QUOTE && quote_depth_ > 0) --quote_depth_;
-    if (type == MD_BLOCK_THEAD) in_table_head_ = false;
+    if (type == MD_BLOCK_THEAD) table_.LeaveHead();
     const std::size_t now = message_.fragments.size();
     if (frame.owns_unit)
       ranges_[static_cast<std::size_t>(frame.unit)] = {frame.fragments_begin, now};
@@ -399,10 +392,7 @@ class Builder {
   std::vector<Unit> shapes_;       // per unit: kind and section, fragments filled in Finish
   int heading_ = -1;               // the latest heading unit
   int units_in_section_ = 0;       // units since it
-  int row_start_ = -1;             // first cell unit of the table row being read
-  std::size_t column_ = 0;         // the cell's column in the row being read
-  std::vector<int> column_heads_;  // header cell units of the table being read
-  bool in_table_head_ = false;     // reading the table's header row
+  TableLabels table_;              // the table being read: whose cell labels whose
   std::vector<Frame> frames_;
   int quote_depth_ = 0;
   bool evidence_open_ = false;
@@ -548,14 +538,6 @@ void Builder::FlushSegment() {
   if (evidence_from != kNpos) evidence_open_ = true;
 }
 
-// Cuts `text` to at most `max_bytes` without splitting a UTF-8 sequence.
-std::string_view CapAtCharBoundary(std::string_view text, std::size_t max_bytes) {
-  if (text.size() <= max_bytes) return text;
-  std::size_t end = max_bytes;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return text.substr(0, end);
-}
-
 }  // namespace
 
 const char* UnitKindName(UnitKind kind) {
@@ -601,7 +583,7 @@ std::vector<int> Message::FragmentsFor(const Sentence& sentence) const {
 }
 
 Message ParseMessage(std::string_view markdown, const ExtraMarkers& extra_markers) {
-  markdown = CapAtCharBoundary(markdown, limits::kMaxMessageBytes);
+  markdown = evidence::Utf8Prefix(markdown, limits::kMaxMessageBytes);
   Builder builder(markdown, extra_markers);
   if (!builder.Parse()) builder.ParseAsPlainText();
   return builder.Finish();

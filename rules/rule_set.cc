@@ -236,7 +236,7 @@ void RuleSet::ChunksFor(Slot& slot, std::string_view text, std::vector<const Chu
 }
 
 Hits RuleSet::Match(Target target, std::string_view text) const {
-  Hits hits;
+  std::vector<int> hit_rules;
   auto& by_script = compiled_->slots[static_cast<std::size_t>(target)];
   std::vector<int> matched;
   std::vector<const Chunk*> chunks;
@@ -248,10 +248,17 @@ Hits RuleSet::Match(Target target, std::string_view text) const {
       if (!chunk->ok) continue;
       matched.clear();
       if (!chunk->set->Match(re2::StringPiece(text.data(), text.size()), &matched)) continue;
-      for (const int m : matched) hits.rules.push_back(chunk->rules[static_cast<std::size_t>(m)]);
+      for (const int m : matched) hit_rules.push_back(chunk->rules[static_cast<std::size_t>(m)]);
     }
   }
+  return HitsOf(std::move(hit_rules));
+}
+
+Hits RuleSet::HitsOf(std::vector<int> rules) const {
+  Hits hits;
+  hits.rules = std::move(rules);
   std::sort(hits.rules.begin(), hits.rules.end());
+  hits.rules.erase(std::unique(hits.rules.begin(), hits.rules.end()), hits.rules.end());
   for (const int r : hits.rules) {
     auto& first = hits.first[static_cast<std::size_t>(rules_[static_cast<std::size_t>(r)].kind)];
     if (first < 0) first = r;

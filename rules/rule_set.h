@@ -80,6 +80,9 @@ class RuleSet {
   // packs whose lang is "zh" are tried only on text that contains CJK
   // characters (rules/FORMAT.md), so English text never pays for them.
   Hits Match(Target target, std::string_view text) const;
+  // Hits made of rule indices gathered elsewhere (several texts' hits
+  // merged): sorted, each once, with the first rule of each kind.
+  Hits HitsOf(std::vector<int> rules) const;
 
   // True when rule i matches text; *begin/*end (optional) get the span.
   bool MatchRule(int i, std::string_view text, std::size_t* begin = nullptr,
