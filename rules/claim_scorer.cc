@@ -258,6 +258,7 @@ SentencePlace MessagePlaces::Of(const Sentence& sentence) const {
       if (label < 0 || label == sentence.unit || cause_rule_[static_cast<std::size_t>(label)] < 0) continue;
       place.in_cause_row = true;
       place.rule = cause_rule_[static_cast<std::size_t>(label)];
+      place.cell_label = message_.sentences[static_cast<std::size_t>(first_sentence_[static_cast<std::size_t>(label)])].masked;
       break;
     }
   }
@@ -287,6 +288,23 @@ Hits HitsOutsideOffers(const RuleSet& rules, const std::vector<Hits>& by_clause,
 
 ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::string_view masked,
                          const SentenceClass& whole, const SentencePlace& place, bool diagnosis) {
+  if (!place.cell_label.empty()) {
+    // The cell with its label, as the label's line; where that line carries
+    // no claim form ("| Why | ... |" is a place, not a label form) the cell
+    // is weighed in its place, below.
+    std::string line;
+    line.reserve(place.cell_label.size() + 2 + masked.size());
+    line.append(place.cell_label).append(": ").append(masked);
+    SentencePlace as_line = place;
+    as_line.cell_label = {};
+    as_line.in_cause_row = false;
+    const SentenceClass line_class = ClassifySentence(rules, line);
+    if (CarriesClaim(rules, line_class.hits)) {
+      ClaimScore out = ScoreSentence(rules, scorer, line, line_class, as_line, diagnosis);
+      out.clause = {0, masked.size()};
+      return out;
+    }
+  }
   ClaimScore out;
   out.clause = {0, masked.size()};
   const bool cue = CarriesClaim(rules, whole.hits);

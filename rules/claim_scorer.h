@@ -94,6 +94,10 @@ struct SentencePlace {
   bool in_cause_row = false;               // a table cell whose row label or column header names a cause
   bool first_in_unit = false;              // the unit's first sentence
   int rule = -1;  // the rule that made the heading, lead-in or label name a cause
+  // For a cell in a cause row or column: the label cell's text. The cell is
+  // read as that label's line ("| Cause | X |" as "Cause: X", spec section
+  // 2), so it weighs as the label form, not as a place with no form.
+  std::string_view cell_label;
 
   // The place alone introduces a cause here: the sentence is scored even
   // without a cue of its own.

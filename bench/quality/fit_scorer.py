@@ -38,6 +38,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -53,6 +54,12 @@ PRIOR = os.path.join(HERE, "scorer_prior.tsv")
 LAMBDAS = [0.3, 1.0, 3.0, 10.0, 30.0]
 FOLDS = 5
 REPEATS = 5
+# A strength replaces the one the committed weights were fitted with only
+# when its cross-validated log loss is lower by more than this: two
+# strengths 0.0005 apart are a tie, and taking whichever was a hair lower
+# flipped the choice (and moved every weight) twice in one session on
+# changes that had nothing to do with it.
+STRENGTH_TIE = 0.002
 # A sentence the scorer weighs is a claim when its fitted probability of
 # being one is at least this: a fixed point on the fitted (calibrated) scale,
 # not a threshold searched on the held-out scores, which moved with every
@@ -204,7 +211,32 @@ def precision_recall(scores, y, threshold):
     return (tp / (tp + fp) if tp + fp else 0.0), tp / max(1, sum(y))
 
 
-def fit_model(rows, prior):
+def committed_strength(path):
+    """The L2 strength named in the weights file's header, or None."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if not line.startswith("#"):
+                    break
+                m = re.search(r"strength ([0-9.]+) by", line)
+                if m:
+                    return float(m.group(1))
+    except OSError:
+        pass
+    return None
+
+
+def choose_strength(cv, previous):
+    """cv: [(loss, strength)]. The lowest loss, unless the committed strength
+    ties with it (STRENGTH_TIE): then the committed one stays."""
+    best_loss, best = min(cv)
+    for loss, lam in cv:
+        if previous is not None and lam == previous and loss - best_loss <= STRENGTH_TIE:
+            return loss, lam
+    return best_loss, best
+
+
+def fit_model(rows, prior, previous_strength=None):
     """Fits on rows: the regularisation strength by grouped cross-validation,
     the threshold from the held-out scores."""
     # Every feature the prior names is fitted too: one the train split never
@@ -237,7 +269,7 @@ def fit_model(rows, prior):
                     scores[i] = score(w, x[i])
             held_out[lam].append(scores)
         cv.append((loss / (len(rows) * REPEATS), lam))
-    cv_loss, lam = min(cv)
+    cv_loss, lam = choose_strength(cv, previous_strength)
     w = fit(x, y, names, lam, prior)
     # What the fixed threshold gives on scores of sentences no fold saw, for
     # the report: real agent text only, since written sentences (the cases,
@@ -278,7 +310,7 @@ def cv_turns(args, rows, prior):
     weights = os.path.join(args.work, "cv.weights.tsv")
     units = os.path.join(args.work, "cv.units.jsonl")
     for repo in repos:
-        model = fit_model([r for r in rows if r[4] != repo], prior)
+        model = fit_model([r for r in rows if r[4] != repo], prior, committed_strength(DEFAULT_OUT))
         write_weights(weights, model, "# cross-validation fold without %s\n" % repo)
         folders = sorted({folder for folder, case in cases.values() if repo_of(case, folder) == repo})
         for folder in folders:
@@ -336,7 +368,7 @@ def main():
     prior = load_prior(PRIOR)
     if args.cv_turns:
         return cv_turns(args, rows, prior)
-    model = fit_model(rows, prior)
+    model = fit_model(rows, prior, committed_strength(args.out))
     write_weights(args.out, model,
                   "# Claim scorer weights (rules/claim_scorer.h), written by\n"
                   "#   python3 bench/quality/fit_scorer.py\n"

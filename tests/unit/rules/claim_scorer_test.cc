@@ -209,6 +209,37 @@ TEST_CASE("Scorer: a lead-in that gives the cause, and a table row labelled Caus
   for (const Sentence& s : plain_table.sentences) CHECK_FALSE(MessagePlaces(rules, plain_table).Of(s).in_cause_row);
 }
 
+// Scores the table cell whose text is cell, in message.
+ClaimScore ScoreCell(std::string_view message, std::string_view cell) {
+  const RuleSet& rules = DefaultRules();
+  const Message m = ParseMessage(message);
+  const MessagePlaces places(rules, m);
+  for (const Sentence& s : m.sentences) {
+    if (s.text == cell) return ScoreSentence(rules, ClaimScorer::Default(), s.masked, ClassifySentence(rules, s.masked),
+                                             places.Of(s), /*diagnosis=*/true);
+  }
+  FAIL("no cell " << cell);
+  return {};
+}
+
+TEST_CASE("Scorer: a cell under a cause label is read as the label's line") {
+  // "| Cause | X |" is "Cause: X" (spec section 2): the label's form weighs,
+  // with no cue of the cell's own needed.
+  const ClaimScore row = ScoreCell("| Item | Value |\n|---|---|\n| Cause | the registry token expired |\n| Fix | renew it |\n",
+                                   "the registry token expired");
+  CHECK(row.claim);
+  CHECK(HasFeature(row, "feature:form.cause-label"));
+  CHECK_FALSE(HasFeature(row, "place-only"));
+  const ClaimScore zh = ScoreCell("| 项目 | 结论 |\n|---|---|\n| 根因 | 定时任务清空了缓存目录 |\n", "定时任务清空了缓存目录");
+  CHECK(zh.claim);
+  // The label scopes over its cell as over its line: a hedged cell, or a
+  // cause not known yet, is no claim; the other rows are not read as causes.
+  CHECK_FALSE(ScoreCell("| Item | Value |\n|---|---|\n| Cause | possibly the registry token |\n", "possibly the registry token").claim);
+  CHECK_FALSE(ScoreCell("| Item | Value |\n|---|---|\n| Cause | unknown so far |\n", "unknown so far").claim);
+  CHECK_FALSE(ScoreCell("| Item | Value |\n|---|---|\n| Cause | x |\n| Fix | renew the registry token |\n",
+                        "renew the registry token").claim);
+}
+
 TEST_CASE("Scorer: a claim form without a connective is scored (identification, label, discovery)") {
   for (const char* text : {"That is what exhausts the connection pool.", "Culprit: the nightly cron job.",
                            "Got it: the worker reads the old config path.", "罪魁祸首是定时任务。"}) {
