@@ -54,9 +54,17 @@ const char* UnitFeature(UnitKind kind) {
 }
 
 constexpr std::string_view kClaimFormPrefix = "form.";
+constexpr std::string_view kLabelFormSuffix = "-label";
 
 bool IsClaimForm(const Rule& rule) {
   return rule.kind == RuleKind::kFeature && rule.tag.compare(0, kClaimFormPrefix.size(), kClaimFormPrefix) == 0;
+}
+
+// A claim form that is a label naming the cause: form.cause-label,
+// form.reason-label.
+bool IsCauseLabel(const Rule& rule) {
+  return IsClaimForm(rule) && rule.tag.size() > kLabelFormSuffix.size() &&
+         rule.tag.compare(rule.tag.size() - kLabelFormSuffix.size(), kLabelFormSuffix.size(), kLabelFormSuffix) == 0;
 }
 
 // Feature tags read by something else than the weights: a heading's cause
@@ -413,7 +421,17 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
     }
   }
   if (whole.names_failure()) Add(&out.features, "failure", scorer);
-  if (const char* unit = UnitFeature(place.unit)) Add(&out.features, unit, scorer);
+  // A list item that opens with a cause label ("- Cause: X", "- 原因：X")
+  // is a label line, the spec's own form, not list prose: it weighs apart
+  // from the list items that only say why (fitted on real text, where most
+  // of those are changes made and steps taken).
+  const bool labelled_item = place.unit == UnitKind::kListItem && feature_rule >= 0 &&
+                             IsCauseLabel(rules.rule(feature_rule));
+  if (labelled_item) {
+    Add(&out.features, "unit:labelled-item", scorer);
+  } else if (const char* unit = UnitFeature(place.unit)) {
+    Add(&out.features, unit, scorer);
+  }
   if (place.first_under_cause_heading) {
     Add(&out.features, "section:first-under-cause-heading", scorer);
   } else if (place.under_cause_heading) {

@@ -251,6 +251,14 @@ TEST_CASE("Scorer: a claim form without a connective is scored (identification, 
   // A label is a claim form across its colon, though the part after the
   // colon carries a connective of its own and its traits are read there.
   CHECK(HasFeature(Score("- **Cause:** the nightly cron job deletes the temp folder."), "feature:form.cause-label"));
+  // "- Cause: X" in a list is the spec's label form too: the list item is
+  // the label's line, not list prose, and weighs apart.
+  const ClaimScore item = Score("- Cause: the registry token expired");
+  CHECK(item.claim);
+  CHECK(HasFeature(item, "unit:labelled-item"));
+  CHECK_FALSE(HasFeature(item, "unit:list-item"));
+  CHECK_FALSE(Score("- Cause: not known yet, the log stops at the upload").claim);
+  CHECK(HasFeature(Score("- the registry token expired because nobody renewed it"), "unit:list-item"));
   // The spec's forms without a connective are claims on their own in a
   // diagnosis turn.
   for (const char* text : {"It's a permissions problem on the volume, not a bug in the app.",
