@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""The gate on our own written turns: a development set and a held-out one.
+"""The gate on our own written turns: development sets and held-out ones.
 
     python3 bench/quality/written_sets.py --bin build/causegate
-    python3 bench/quality/written_sets.py --bin build/causegate --misses   # written_dev only
+    python3 bench/quality/written_sets.py --bin build/causegate --misses   # the development sets only
 
-Both sets were written by helper sessions from ../shared/spec alone, never
-looking at the packs, the scorer or an error list (each folder's README):
-`written_dev` has since been read turn by turn to find what the gate
-misses, so its figure is a development figure; `written_heldout` is a
-measure only, and --misses refuses to list its turns, so reading them
-cannot turn it into a development set by accident. No fit reads either.
+Each set was written by its own helper session from ../shared/spec alone,
+never looking at the packs, the scorer, an error list or another set (each
+folder's README): `written_dev` and `written_dev2` have since been read
+turn by turn to find what the gate misses, so their figures are
+development figures; `written_heldout` and `written_heldout2` are a
+measure only, and --misses refuses to list their turns, so reading them
+cannot turn them into development sets by accident. No fit reads any.
 
 Each set is rendered with ../shared/tools/casegen.py (the tool the labelled
 cases use) and judged by `causegate eval`, the hook's own gate. Prints
@@ -25,7 +26,11 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-SETS = (("written_dev", "development: its misses were read"), ("written_heldout", "held-out: a measure only"))
+SETS = (("written_dev", "development: its misses were read"),
+        ("written_dev2", "development: its misses were read"),
+        ("written_heldout", "held-out: a measure only"),
+        ("written_heldout2", "held-out: a measure only"))
+DEVELOPMENT = ("written_dev", "written_dev2")
 
 
 def judge(binary, casegen, folder, work):
@@ -62,7 +67,7 @@ def report(binary, shared, misses=False, out=sys.stdout):
                 tp, fp, fn, tn = rows[lang]
                 print("  %-4s precision %s  recall %s (%d of %d block turns)  false blocks %d of %d allow turns" % (
                     lang, fmt(tp, tp + fp), fmt(tp, tp + fn), tp, tp + fn, fp, fp + tn), file=out)
-            if misses and name == "written_dev":
+            if misses and name in DEVELOPMENT:
                 listing = text.split("misses:", 1)
                 if len(listing) == 2:
                     print("  misses:" + listing[1].rsplit("\n\n", 1)[0], file=out)
@@ -77,7 +82,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", default=os.path.join(REPO, "build", "causegate"))
     ap.add_argument("--shared", default=os.path.join(os.path.dirname(REPO), "shared"))
-    ap.add_argument("--misses", action="store_true", help="list written_dev's wrong turns (never written_heldout's)")
+    ap.add_argument("--misses", action="store_true", help="list the development sets' wrong turns (never a held-out set's)")
     args = ap.parse_args()
     if not os.access(args.bin, os.X_OK):
         print("no causegate binary at %s (build it, or pass --bin)" % args.bin, file=sys.stderr)
