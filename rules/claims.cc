@@ -24,11 +24,16 @@ SentenceClass ClassifySentence(const RuleSet& rules, std::string_view masked) {
 int DiagnosticRule(const RuleSet& rules, std::string_view prompt) {
   const Hits hits = rules.Match(Target::kPrompt, prompt);
   bool design_question = false;
-  for (const int r : hits.rules) design_question = design_question || rules.rule(r).tag == kDesignQuestionTag;
+  bool feature_request = false;
+  for (const int r : hits.rules) {
+    design_question = design_question || rules.rule(r).tag == kDesignQuestionTag;
+    feature_request = feature_request || rules.rule(r).tag == kFeatureRequestTag;
+  }
   for (const int r : hits.rules) {
     const Rule& rule = rules.rule(r);
     if (rule.kind != RuleKind::kDiagnosticPrompt) continue;
     if (design_question && (rule.tag == kWhyTag || rule.tag == kDesignQuestionTag)) continue;
+    if (feature_request && (rule.tag == kSymptomTag || rule.tag == kFeatureRequestTag)) continue;
     return r;
   }
   return -1;

@@ -31,14 +31,23 @@ struct SentenceClass {
 // Classifies one masked sentence (rules/message.h) in one RE2::Set pass.
 SentenceClass ClassifySentence(const RuleSet& rules, std::string_view masked);
 
-// The first diagnostic-prompt rule that matches the prompt, or -1. A "why"
-// about how the code is built names no failure (spec section 2): where a
-// rule tagged kDesignQuestionTag matches, rules tagged kWhyTag do not count,
-// and only a symptom, a fix request or a debugging request makes the turn a
-// diagnosis ("why is the cache keyed on the user id?" is none; "why is it
-// keyed on the user id? the admin page 500s" is one).
+// The first diagnostic-prompt rule that matches the prompt, or -1. Two
+// kinds of prompt cancel the rules that would otherwise make them one:
+// - a "why" about how the code is built names no failure (spec section 2):
+//   where a rule tagged kDesignQuestionTag matches, rules tagged kWhyTag do
+//   not count, and only a symptom, a fix request or a debugging request
+//   makes the turn a diagnosis ("why is the cache keyed on the user id?" is
+//   none; "why is it keyed on the user id? the admin page 500s" is one);
+// - a request to build something asks for no diagnosis though it names a
+//   failure ("add a per-query timeout", "add retries to the flaky upload"):
+//   where a rule tagged kFeatureRequestTag matches, rules tagged kSymptomTag
+//   (a failure word or malfunction alone) do not count; a why, a fix or a
+//   debugging request still does. Sentences that name a failure are judged
+//   in any turn all the same.
 inline constexpr std::string_view kWhyTag = "why";
 inline constexpr std::string_view kDesignQuestionTag = "design-question";
+inline constexpr std::string_view kSymptomTag = "symptom";
+inline constexpr std::string_view kFeatureRequestTag = "feature-request";
 int DiagnosticRule(const RuleSet& rules, std::string_view prompt);
 
 }  // namespace causegate::rules

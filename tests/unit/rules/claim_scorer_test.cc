@@ -222,6 +222,16 @@ ClaimScore ScoreCell(std::string_view message, std::string_view cell) {
   return {};
 }
 
+TEST_CASE("Scorer: the new behaviour a change gives is no cause") {
+  // Issue 13, class 3: the effect of the agent's own change, set against
+  // the old behaviour; "instead of" alone can still state a cause.
+  const ClaimScore effect = Score("The query is now cancelled by Postgres, so the request times out after 10 s instead of hanging.");
+  CHECK(HasFeature(effect, "feature:new-behaviour"));
+  CHECK_FALSE(effect.claim);
+  CHECK_FALSE(Score("现在慢查询会直接返回超时错误，而不是一直卡住。").claim);
+  CHECK(Score("The worker reads the old path instead of the new one, so every import fails.").claim);
+}
+
 TEST_CASE("Scorer: a cell under a cause label is read as the label's line") {
   // "| Cause | X |" is "Cause: X" (spec section 2): the label's form weighs,
   // with no cue of the cell's own needed.

@@ -82,6 +82,14 @@ TEST_CASE("Diagnostic prompts") {
       {"为什么缓存按用户 id 分？", false},
       {"why is the cache keyed on the user id? the admin page returns 500", true},
       {"why is the cache empty after a restart?", true},
+      // A request to build something names a failure without asking for a
+      // diagnosis; a why, a fix or a debugging request still makes one.
+      {"add a per-query timeout to the reporting endpoints, 10s is fine", false},
+      {"implement retries for the flaky upload", false},
+      {"给报表接口加一个查询超时", false},
+      {"add retries, but first: why does the upload fail?", true},
+      {"the upload times out after adding the proxy", true},
+      {"上传超时了，修一下", true},
   };
   for (const auto& [prompt, diagnostic] : cases) {
     INFO(prompt);
