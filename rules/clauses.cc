@@ -35,7 +35,12 @@ constexpr std::array<std::string_view, 3> kHanOfferAdverbs = {"也", "还", "再
 constexpr std::array<std::string_view, 4> kHanOfferModals = {"可以", "需要", "应该", "得"};
 constexpr std::string_view kHanComma = "，";
 constexpr std::string_view kHanSemicolon = "；";
-constexpr std::string_view kEmDash = " — ";
+// Every dash reads as '-' in the masked text (evidence/text_fold.h), so an
+// em dash between clauses arrives as " - ". It opens a clause only after
+// three words or more: "Verdict - the cache key omits the locale" and
+// "Root cause - X" are one label line, not a label and a clause.
+constexpr std::string_view kSpacedDash = " - ";
+constexpr int kMinWordsBeforeDash = 3;
 
 // Whether s at i opens with one of words; on a match *i moves past it.
 template <std::size_t N>
@@ -55,6 +60,17 @@ bool HedgedOfferAt(std::string_view s, std::size_t i) {
   return ReadOneOf(s, &i, kHanOfferModals);
 }
 
+int WordsIn(std::string_view s) {
+  int words = 0;
+  bool in_word = false;
+  for (const char c : s) {
+    const bool space = c == ' ' || c == '\t' || c == '\n';
+    words += !space && !in_word;
+    in_word = !space;
+  }
+  return words;
+}
+
 // Length of the separator that starts a new clause at i, or 0.
 std::size_t SeparatorAt(std::string_view s, std::size_t i) {
   // "TL;DR" and "a;b" in prose are not clause breaks.
@@ -65,7 +81,7 @@ std::size_t SeparatorAt(std::string_view s, std::size_t i) {
     }
     return 0;
   }
-  if (s.compare(i, kEmDash.size(), kEmDash) == 0) return kEmDash.size();
+  if (s.compare(i, kSpacedDash.size(), kSpacedDash) == 0) return kSpacedDash.size();
   if (s.compare(i, kHanSemicolon.size(), kHanSemicolon) == 0) return kHanSemicolon.size();
   if (s.compare(i, kHanComma.size(), kHanComma) == 0) {
     std::size_t after = i + kHanComma.size();
@@ -83,8 +99,9 @@ std::vector<ClauseSpan> SplitClauses(std::string_view sentence) {
     const std::size_t sep = SeparatorAt(sentence, i);
     if (sep == 0) continue;
     const std::size_t next = i + sep;
+    const bool dash = sentence.compare(i, kSpacedDash.size(), kSpacedDash) == 0;
     // A separator at either end opens no clause worth its own reading.
-    if (i > begin && next < sentence.size()) {
+    if (i > begin && next < sentence.size() && (!dash || WordsIn(sentence.substr(begin, i - begin)) >= kMinWordsBeforeDash)) {
       out.push_back({begin, i});
       begin = next;
     }

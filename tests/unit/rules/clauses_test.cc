@@ -22,7 +22,11 @@ TEST_CASE("Clauses: coordination splits, a consequence stays with its clause") {
         V{"It failed because the disk filled, which is why the job died"});
   CHECK(Clauses("The pool is exhausted; the retries might help") == V{"The pool is exhausted", " the retries might help"});
   CHECK(Clauses("It is the cache, But not the index") == V{"It is the cache", " But not the index"});
-  CHECK(Clauses("Slow — the index is missing") == V{"Slow", "the index is missing"});
+  // Dashes arrive folded to '-'; a dash opens a clause after three words.
+  CHECK(Clauses("The 502s are down to the pool - do you want me to raise it?") ==
+        V{"The 502s are down to the pool", "do you want me to raise it?"});
+  CHECK(Clauses("Verdict - the cache key omits the locale") == V{"Verdict - the cache key omits the locale"});
+  CHECK(Clauses("Root cause - the cache key omits the locale") == V{"Root cause - the cache key omits the locale"});
   CHECK(Clauses("根因是磁盘满了，建议扩容") == V{"根因是磁盘满了", "建议扩容"});
   CHECK(Clauses("因为磁盘满了，所以任务失败") == V{"因为磁盘满了，所以任务失败"});
   CHECK(Clauses("可能是网络；磁盘满了导致失败") == V{"可能是网络", "磁盘满了导致失败"});
