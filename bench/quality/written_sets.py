@@ -6,7 +6,7 @@
 
 Each set was written by its own helper session from ../shared/spec alone,
 never looking at the packs, the scorer, an error list or another set (each
-folder's README): `written_dev` and `written_dev2` have since been read
+folder's README): `written_dev`, `written_dev2` and `written_dev3` have since been read
 turn by turn to find what the gate misses, so their figures are
 development figures; `written_heldout` and `written_heldout2` are a
 measure only, and --misses refuses to list their turns, so reading them
@@ -28,9 +28,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 SETS = (("written_dev", "development: its misses were read"),
         ("written_dev2", "development: its misses were read"),
+        ("written_dev3", "development: its misses were read"),
         ("written_heldout", "held-out: a measure only"),
         ("written_heldout2", "held-out: a measure only"))
-DEVELOPMENT = ("written_dev", "written_dev2")
+DEVELOPMENT = ("written_dev", "written_dev2", "written_dev3")
 
 
 def judge(binary, casegen, folder, work):
