@@ -22,6 +22,11 @@ TEST_CASE("masked sentences undo disguised claim words", "[message]") {
       {"full-width word beside code", "It was \xef\xbd\x83\xef\xbd\x81\xef\xbd\x95\xef\xbd\x93\xef\xbd\x85\xef\xbd\x84 by `x`.",
        "It was caused by QUOTE."},
       {"emphasis inside the word", "It failed **be**cause the disk was full.", "It failed because the disk was full."},
+      // A connective alone in a code span is markup on the sentence; any
+      // other code span stays quoted material.
+      {"connective in a code span", "The export failed `because` the disk was full.",
+       "The export failed because the disk was full."},
+      {"code that holds more", "The export failed `because of ENOSPC`.", "The export failed QUOTE."},
   };
   for (const Case& c : cases) {
     INFO(c.name);
