@@ -294,31 +294,19 @@ Hits HitsOutsideOffers(const RuleSet& rules, const std::vector<Hits>& by_clause,
 
 }  // namespace
 
-ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::string_view masked,
-                         const SentenceClass& whole, const SentencePlace& place, bool diagnosis) {
-  if (!place.cell_label.empty()) {
-    // The cell with its label, as the label's line; where that line carries
-    // no claim form ("| Why | ... |" is a place, not a label form) the cell
-    // is weighed in its place, below.
-    std::string line;
-    line.reserve(place.cell_label.size() + 2 + masked.size());
-    line.append(place.cell_label).append(": ").append(masked);
-    SentencePlace as_line = place;
-    as_line.cell_label = {};
-    as_line.in_cause_row = false;
-    const SentenceClass line_class = ClassifySentence(rules, line);
-    if (CarriesClaim(rules, line_class.hits)) {
-      ClaimScore out = ScoreSentence(rules, scorer, line, line_class, as_line, diagnosis);
-      out.clause = {0, masked.size()};
-      return out;
-    }
-  }
+namespace {
+
+// Weighs the sentence with clauses[claim_clause] as the clause that
+// carries the claim (-1: the sentence is one clause, or no clause carries
+// one alone and the whole sentence is read). by_clause: each clause's hits
+// when there is more than one.
+ClaimScore WeighClause(const RuleSet& rules, const ClaimScorer& scorer, std::string_view masked,
+                       const SentenceClass& whole, const SentencePlace& place, bool diagnosis,
+                       const std::vector<ClauseSpan>& clauses, const std::vector<Hits>& by_clause, int claim_clause) {
   ClaimScore out;
   out.clause = {0, masked.size()};
-  const bool cue = CarriesClaim(rules, whole.hits);
-  if (!cue && !place.introduces_cause()) return out;
   out.scored = true;
-  if (!cue) Add(&out.features, "place-only", scorer);
+  if (!CarriesClaim(rules, whole.hits)) Add(&out.features, "place-only", scorer);
 
   // The claim clause's own hits; the whole sentence's when it is one clause.
   // What the other clauses hold weighs apart (the "@sentence" features),
@@ -327,25 +315,14 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
   // offer's, not the finding's (spec section 2).
   Hits clause_hits = whole.hits;
   Hits elsewhere_hits = whole.hits;
-  const std::vector<ClauseSpan> clauses = SplitClauses(masked);
-  if (clauses.size() > 1) {
-    std::vector<Hits> by_clause;
-    int claim_clause = -1;
-    for (const ClauseSpan& span : clauses) {
-      by_clause.push_back(rules.Match(Target::kSentence, masked.substr(span.begin, span.end - span.begin)));
-      if (claim_clause < 0 && CarriesClaim(rules, by_clause.back())) {
-        claim_clause = static_cast<int>(by_clause.size()) - 1;
-        out.clause = span;
-      }
+  if (claim_clause >= 0) {
+    out.clause = clauses[static_cast<std::size_t>(claim_clause)];
+    clause_hits = by_clause[static_cast<std::size_t>(claim_clause)];
+    bool offer_after = false;
+    for (std::size_t c = static_cast<std::size_t>(claim_clause) + 1; c < by_clause.size(); ++c) {
+      offer_after = offer_after || IsPlan(rules, by_clause[c]);
     }
-    if (claim_clause >= 0) {
-      clause_hits = by_clause[static_cast<std::size_t>(claim_clause)];
-      bool offer_after = false;
-      for (std::size_t c = static_cast<std::size_t>(claim_clause) + 1; c < by_clause.size(); ++c) {
-        offer_after = offer_after || IsPlan(rules, by_clause[c]);
-      }
-      if (offer_after) elsewhere_hits = HitsOutsideOffers(rules, by_clause, claim_clause);
-    }
+    if (offer_after) elsewhere_hits = HitsOutsideOffers(rules, by_clause, claim_clause);
   }
 
   // A lead-in before a colon ("I'm sure of it: the 502s are due to X")
@@ -462,6 +439,56 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
     out.claim = out.score >= scorer.threshold() && out.rule >= 0;
   }
   return out;
+}
+
+}  // namespace
+
+ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::string_view masked,
+                         const SentenceClass& whole, const SentencePlace& place, bool diagnosis) {
+  if (!place.cell_label.empty()) {
+    // The cell with its label, as the label's line; where that line carries
+    // no claim form ("| Why | ... |" is a place, not a label form) the cell
+    // is weighed in its place, below.
+    std::string line;
+    line.reserve(place.cell_label.size() + 2 + masked.size());
+    line.append(place.cell_label).append(": ").append(masked);
+    SentencePlace as_line = place;
+    as_line.cell_label = {};
+    as_line.in_cause_row = false;
+    const SentenceClass line_class = ClassifySentence(rules, line);
+    if (CarriesClaim(rules, line_class.hits)) {
+      ClaimScore out = ScoreSentence(rules, scorer, line, line_class, as_line, diagnosis);
+      out.clause = {0, masked.size()};
+      return out;
+    }
+  }
+  if (!CarriesClaim(rules, whole.hits) && !place.introduces_cause()) {
+    ClaimScore out;
+    out.clause = {0, masked.size()};
+    return out;
+  }
+  // Each clause that carries a claim alone is weighed as the claim clause,
+  // and the sentence is what its strongest clause is: "X appends into the
+  // same object — that's why the second page has the first page's links"
+  // claims in its last clause, whatever an earlier one holds (spec section
+  // 2: the clause decides).
+  const std::vector<ClauseSpan> clauses = SplitClauses(masked);
+  std::vector<Hits> by_clause;
+  std::vector<int> candidates;
+  if (clauses.size() > 1) {
+    for (const ClauseSpan& span : clauses) {
+      by_clause.push_back(rules.Match(Target::kSentence, masked.substr(span.begin, span.end - span.begin)));
+      if (CarriesClaim(rules, by_clause.back())) candidates.push_back(static_cast<int>(by_clause.size()) - 1);
+    }
+  }
+  if (candidates.empty()) return WeighClause(rules, scorer, masked, whole, place, diagnosis, clauses, by_clause, -1);
+  ClaimScore best;
+  for (const int c : candidates) {
+    ClaimScore scored = WeighClause(rules, scorer, masked, whole, place, diagnosis, clauses, by_clause, c);
+    const bool better = !best.scored || (scored.claim && !best.claim) || (scored.claim == best.claim && scored.score > best.score);
+    if (better) best = std::move(scored);
+  }
+  return best;
 }
 
 }  // namespace causegate::rules

@@ -222,6 +222,16 @@ ClaimScore ScoreCell(std::string_view message, std::string_view cell) {
   return {};
 }
 
+TEST_CASE("Scorer: the strongest clause decides") {
+  // The first clause carries a defect form, the last the cause: the
+  // sentence is weighed as its last clause, not its first.
+  const ClaimScore s = Score(
+      "The list is created once, and every call that doesn't pass its own list appends to it - that's why the "
+      "second page still has the first page's links.");
+  CHECK(s.claim);
+  CHECK(HasFeature(s, "cue:claim.is-why"));
+}
+
 TEST_CASE("Scorer: the new behaviour a change gives is no cause") {
   // Issue 13, class 3: the effect of the agent's own change, set against
   // the old behaviour; "instead of" alone can still state a cause.
