@@ -199,8 +199,14 @@ MessagePlaces::MessagePlaces(const RuleSet& rules, const Message& message)
     : message_(message),
       first_sentence_(message.units.size(), -1),
       last_sentence_(message.units.size(), -1),
-      cause_rule_(message.units.size(), -1) {
+      cause_rule_(message.units.size(), -1),
+      leads_list_(message.units.size(), false) {
   const std::size_t units = message.units.size();
+  for (const Unit& unit : message.units) {
+    if (unit.kind == UnitKind::kListItem && unit.lead_in >= 0 && static_cast<std::size_t>(unit.lead_in) < units) {
+      leads_list_[static_cast<std::size_t>(unit.lead_in)] = true;
+    }
+  }
   for (std::size_t i = 0; i < message.sentences.size(); ++i) {
     const auto u = static_cast<std::size_t>(message.sentences[i].unit);
     if (u >= units) continue;
@@ -252,6 +258,8 @@ SentencePlace MessagePlaces::Of(const Sentence& sentence) const {
   place.unit = unit.kind;
   place.first_in_unit = first_sentence_[u] >= 0 &&
                         &message_.sentences[static_cast<std::size_t>(first_sentence_[u])] == &sentence;
+  place.leads_list = leads_list_[u] && last_sentence_[u] >= 0 &&
+                     &message_.sentences[static_cast<std::size_t>(last_sentence_[u])] == &sentence;
   if (unit.heading >= 0 && cause_rule_[static_cast<std::size_t>(unit.heading)] >= 0) {
     place.under_cause_heading = true;
     place.first_under_cause_heading = unit.index_in_section == 0;
@@ -416,7 +424,10 @@ ClaimScore WeighClause(const RuleSet& rules, const ClaimScorer& scorer, std::str
   }
   if (place.after_cause_lead_in) Add(&out.features, "section:after-cause-lead-in", scorer);
   if (place.in_cause_row) Add(&out.features, "section:cause-row", scorer);
-  if (EndsWithColon(masked)) Add(&out.features, "ends-with-colon", scorer);
+  // A colon before a list leads in to it ("It fails because:"); a colon
+  // before a code block or quote opens what shows the statement ("... so
+  // the norm blew up:" and the log lines). They weigh apart.
+  if (EndsWithColon(masked)) Add(&out.features, place.leads_list ? "ends-with-colon" : "colon-before-block", scorer);
 
   out.rule = clause_hits.First(RuleKind::kClaim) >= 0 ? clause_hits.First(RuleKind::kClaim) : feature_rule;
   if (out.rule < 0) out.rule = whole.claim_rule;

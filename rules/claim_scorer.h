@@ -93,6 +93,7 @@ struct SentencePlace {
   bool after_cause_lead_in = false;        // a list item after "...because:" / "原因如下："
   bool in_cause_row = false;               // a table cell whose row label or column header names a cause
   bool first_in_unit = false;              // the unit's first sentence
+  bool leads_list = false;                 // the last sentence of a unit a list follows ("... because:")
   int rule = -1;  // the rule that made the heading, lead-in or label name a cause
   // For a cell in a cause row or column: the label cell's text. The cell is
   // read as that label's line ("| Cause | X |" as "Cause: X", spec section
@@ -125,6 +126,7 @@ class MessagePlaces {
   // sentences), a lead-in (its last sentence, ending with a colon) or a row
   // label (its first sentence, short); -1 when it does not or is none.
   std::vector<int> cause_rule_;
+  std::vector<bool> leads_list_;  // per unit: a list item follows it as its lead-in
 };
 
 // Scores one masked sentence. whole is ClassifySentence of the whole

@@ -165,6 +165,12 @@ TEST_CASE("Scorer: a lead-in that gives the cause, and a table row labelled Caus
   CHECK(item.after_cause_lead_in);
   CHECK(item.introduces_cause());
   CHECK(item.rule >= 0);
+  CHECK(MessagePlaces(rules, lead).Of(lead.sentences[0]).leads_list);
+  CHECK_FALSE(MessagePlaces(rules, lead).Of(lead.sentences[1]).leads_list);
+  // A colon before a code block opens what shows the statement: no lead-in.
+  const Message block = ParseMessage("The norm blew up after warmup:\n\n```\nstep 11237 | grad_norm inf\n```\n");
+  CHECK_FALSE(MessagePlaces(rules, block).Of(block.sentences[0]).leads_list);
+  CHECK(HasFeature(Score("The norm blew up after warmup because nothing clipped it:"), "colon-before-block"));
   const Message plain = ParseMessage("Changes in this pass:\n\n- the image tag is bumped\n");
   CHECK_FALSE(MessagePlaces(rules, plain).Of(plain.sentences[1]).after_cause_lead_in);
   // A hedged or questioning lead-in introduces hypotheses, not causes; a
