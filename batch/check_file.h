@@ -51,7 +51,7 @@ struct CheckOptions {
 
 struct FileCheck {
   FileRecord file;
-  std::vector<TurnRecord> turns;
+  TurnList turns;  // stubs, when spilled (options.spill)
 };
 
 // Thread-safe for concurrent calls sharing one RuleSet. The turns are read

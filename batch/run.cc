@@ -75,8 +75,7 @@ CheckResults CheckFiles(const std::vector<std::string>& files, const rules::Rule
   results.turns.reserve(turns);
   for (FileCheck& c : checked) {
     results.files.push_back(std::move(c.file));
-    for (TurnRecord& turn : c.turns) results.turns.push_back(std::move(turn));
-    std::vector<TurnRecord>().swap(c.turns);
+    results.turns.Splice(std::move(c.turns));
   }
   Normalize(&results);
   return results;
