@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <utility>
 
@@ -155,7 +156,7 @@ std::uint32_t TurnList::Intern(const std::string& name) {
 TurnList::Entry TurnList::Stub(const TurnRecord& record) {
   Entry e;
   e.offset = record.json_spill.offset;
-  e.size = record.json_spill.size;
+  e.size = static_cast<std::uint32_t>(record.json_spill.size);
   e.file = Intern(record.file);
   e.action = Intern(record.action);
   e.turn = record.turn;
@@ -169,7 +170,8 @@ TurnList::Entry TurnList::Stub(const TurnRecord& record) {
 }
 
 void TurnList::push_back(TurnRecord record) {
-  if (record.json_spill.file != nullptr && (spill_ == nullptr || spill_ == record.json_spill.file)) {
+  if (record.json_spill.file != nullptr && (spill_ == nullptr || spill_ == record.json_spill.file) &&
+      record.json_spill.size <= std::numeric_limits<std::uint32_t>::max()) {
     spill_ = record.json_spill.file;
     entries_.push_back(Stub(record));
     return;
@@ -180,9 +182,9 @@ void TurnList::push_back(TurnRecord record) {
 }
 
 void TurnList::Splice(TurnList&& other) {
-  entries_.reserve(entries_.size() + other.entries_.size());
-  for (std::size_t i = 0; i < other.entries_.size(); ++i) {
-    Entry& e = other.entries_[i];
+  // Taken from the front, each of other's blocks freed once moved.
+  while (!other.entries_.empty()) {
+    Entry& e = other.entries_.front();
     if (e.whole != nullptr) {
       entries_.push_back(std::move(e));
     } else if (spill_ == nullptr || spill_ == other.spill_) {
@@ -192,8 +194,9 @@ void TurnList::Splice(TurnList&& other) {
       for (std::uint32_t& finding : e.unsupported) finding = Intern(other.names_[finding]);
       entries_.push_back(std::move(e));
     } else {
-      push_back(other[i]);  // a stub of another spill file: read back whole
+      push_back(other[0]);  // a stub of another spill file: read back whole
     }
+    other.entries_.pop_front();
   }
   other = TurnList();
 }
@@ -301,8 +304,7 @@ void TurnList::Normalize() {
   for (std::size_t k = 1; k < order.size(); ++k) {
     repeat[k] = file(order[k]) == file(order[k - 1]) && turn(order[k]) == turn(order[k - 1]);
   }
-  std::vector<Entry> sorted;
-  sorted.reserve(entries_.size());
+  std::deque<Entry> sorted;
   for (std::size_t k = 0; k < order.size(); ++k) {
     if (!repeat[k]) sorted.push_back(std::move(entries_[order[k]]));
   }

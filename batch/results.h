@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <iterator>
 #include <map>
@@ -116,10 +117,10 @@ struct FileRecord {
 // The turns of a check. A turn whose object is in the spill file is kept
 // as a stub: its file, number, action, whether the baseline knows it, and
 // its claims' findings (what sorting, the summary, the exit code and the
-// JSON report read), about 70 bytes; every other field is read back from
-// its object when the turn is asked for whole. So a check's memory does
-// not grow with its turns. A turn given without a spill file (merge,
-// tests) is kept whole.
+// JSON report read), 64 bytes and 4 more a finding; every other field is
+// read back from its object when the turn is asked for whole. So what a
+// check holds of each judged turn is that stub, not the turn's record. A
+// turn given without a spill file (merge, tests) is kept whole.
 //
 // Asking for a stub's turn whole (operator[], iterating) reads its object
 // and parses it (TurnRecord::Full): the text reports do so once per turn.
@@ -138,7 +139,6 @@ class TurnList {
 
   std::size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }
-  void reserve(std::size_t n) { entries_.reserve(n); }
   // A spilled record (json_spill set) becomes a stub, unless the list
   // already holds stubs of another spill file; any other is kept whole.
   void push_back(TurnRecord record);
@@ -173,7 +173,7 @@ class TurnList {
   struct Entry {
     std::unique_ptr<TurnRecord> whole;  // null: a stub
     std::int64_t offset = 0;            // the object in spill_
-    std::size_t size = 0;
+    std::uint32_t size = 0;
     std::uint32_t file = 0;             // in names_
     std::uint32_t action = 0;           // in names_
     int turn = 0;
@@ -195,7 +195,9 @@ class TurnList {
   std::shared_ptr<const SpillFile> spill_;  // where the stubs' objects are
   std::vector<std::string> names_;          // files, actions, findings
   std::map<std::string, std::uint32_t, std::less<>> ids_;  // index in names_
-  std::vector<Entry> entries_;
+  // A deque: grown a block at a time, never copied whole as a vector
+  // doubling is, so a check holds its stubs once.
+  std::deque<Entry> entries_;
 };
 
 class TurnList::const_iterator {
