@@ -352,18 +352,14 @@ std::string TurnCard(const TurnRecord& turn, int tool_calls) {
 // The turns to look at: flagged first (blocked, then unproven), then the
 // rest that hold claims, each in file order.
 std::string TurnData(const CheckResults& results) {
-  // Chosen and ranked by what the list keeps of each turn (as
-  // TurnRecord::flagged, blocked and unproven read it), then read back
+  // Chosen and ranked by what the list keeps of each turn, then read back
   // whole one turn at a time.
   const TurnList& turns = results.turns;
   std::vector<std::size_t> listed;
   for (std::size_t i = 0; i < turns.size(); ++i) {
-    if ((turns.action(i) != "allow" && !turns.known(i)) || turns.claims(i) > 0 || turns.known(i)) listed.push_back(i);
+    if (turns.flagged(i) || turns.claims(i) > 0 || turns.known(i)) listed.push_back(i);
   }
-  auto rank = [&turns](std::size_t i) {
-    if (turns.known(i)) return 2;
-    return turns.action(i) == "block" ? 0 : turns.action(i) == "allow-unproven" ? 1 : 2;
-  };
+  auto rank = [&turns](std::size_t i) { return turns.blocked(i) ? 0 : turns.unproven(i) ? 1 : 2; };
   std::stable_sort(listed.begin(), listed.end(), [&rank](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
   std::string out = "[";
   bool first = true;

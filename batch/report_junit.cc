@@ -44,9 +44,7 @@ std::string RenderJunit(const CheckResults& results) {
   for (const FileRecord& file : results.files) {
     const std::vector<std::size_t>& turns = by_file[file.path];
     int failures = 0;
-    for (const std::size_t i : turns) {
-      failures += results.turns.action(i) != "allow" && !results.turns.known(i);  // TurnRecord::flagged()
-    }
+    for (const std::size_t i : turns) failures += results.turns.flagged(i);
     const int tests = static_cast<int>(turns.size()) + (file.unreadable() ? 1 : 0);
     out += "  <testsuite" + Attr("name", file.path) + Attr("tests", std::to_string(tests)) +
            Attr("failures", std::to_string(failures)) + Attr("errors", file.unreadable() ? "1" : "0") +

@@ -322,8 +322,8 @@ Summary Summarize(const CheckResults& results) {
   s.turns = static_cast<int>(turns.size());
   for (std::size_t i = 0; i < turns.size(); ++i) {
     const bool known = turns.known(i);
-    s.blocked += turns.action(i) == "block" && !known;  // as TurnRecord::blocked()
-    s.unproven += turns.action(i) == "allow-unproven" && !known;
+    s.blocked += turns.blocked(i);
+    s.unproven += turns.unproven(i);
     s.known += known;
     s.claims += turns.claims(i);
     if (known) continue;

@@ -158,6 +158,10 @@ class TurnList {
   const std::string& action(std::size_t i) const;
   bool known(std::size_t i) const;
   void set_known(std::size_t i, bool known);
+  // As TurnRecord::blocked(), unproven() and flagged().
+  bool blocked(std::size_t i) const { return action(i) == "block" && !known(i); }
+  bool unproven(std::size_t i) const { return action(i) == "allow-unproven" && !known(i); }
+  bool flagged(std::size_t i) const { return action(i) != "allow" && !known(i); }
   int claims(std::size_t i) const;
   // The findings of turn i's unsupported claims, in order.
   std::vector<std::string> unsupported(std::size_t i) const;

@@ -13,7 +13,7 @@ sizes hold the same turns, so the same longest line and largest turn:
 what differs is only how many turns there are. Below 32 MB the history's
 filters are still growing towards what is kept of them in memory (4 MiB,
 batch/session_history.h); from there on memory should follow the turn
-alone, each turn judged leaving a stub of about 70 bytes (batch/results.h).
+alone, each turn judged leaving a stub of 64 bytes (batch/results.h).
 
 Then the same history with one more turn, whose one tool output is 6 MB
 (a line of about 13 MB: Claude Code writes an output twice), against the
