@@ -100,8 +100,8 @@ class GramFilter {
   // Memory held (for a spilled filter, its folded bits).
   std::size_t bytes() const { return bits_.size() * sizeof(std::uint64_t); }
 
-  // Moves the filter's words to the end of file and keeps in memory, for
-  // each group of fold bits (fold rounded up to a power of two, 2 to
+  // Appends the filter's words to file and keeps in memory, for each
+  // group of fold bits (fold rounded up to a power of two, 2 to
   // kMaxFold), whether any of them is set: 1/fold of the memory. The words
   // are released (SpillFile::Release) with the filter. Errors: the
   // write's; the filter is then as it was. REQUIRES: not spilled.
