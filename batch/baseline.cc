@@ -87,8 +87,11 @@ Status ParseBaseline(std::string_view text, const std::string& source, Baseline*
 
 int ApplyBaseline(const Baseline& baseline, CheckResults* results) {
   int marked = 0;
-  for (TurnRecord& turn : results->turns) {
-    if (!FlaggedInRun(turn) || turn.known) continue;
+  TurnList& turns = results->turns;
+  for (std::size_t i = 0; i < turns.size(); ++i) {
+    // Only flagged turns are read whole.
+    if (turns.action(i) == "allow" || turns.known(i)) continue;
+    const TurnRecord turn = turns[i];
     bool all_known = true;
     bool any = false;
     for (const ClaimRecord& claim : turn.claims) {
@@ -97,7 +100,7 @@ int ApplyBaseline(const Baseline& baseline, CheckResults* results) {
       all_known = all_known && baseline.fingerprints.count(ClaimFingerprint(turn, claim)) > 0;
     }
     if (any && all_known) {
-      turn.known = true;
+      turns.set_known(i, true);
       ++marked;
     }
   }

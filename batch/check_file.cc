@@ -261,7 +261,7 @@ FileCheck CheckFile(const std::string& path, const rules::RuleSet& rules, const 
       out.file.not_judged = std::string(why);
       return false;
     }
-    if (!history) history.emplace(rereader, options.read_back_bytes);
+    if (!history) history.emplace(rereader, options.read_back_bytes, options.spill);
     // Protocol tracking reads the newest turns whole when the prompt follows
     // up on them (rules::LoadDiagnosisTurns); the look-up only what can hold
     // a quote. The view holds the turns before this one, whatever is pushed

@@ -4,8 +4,9 @@
 // is applied as the hook applies it, counting the gate's own "Stop hook
 // feedback" (or Codex <hook_prompt>) lines in the turn (gate::PriorBlocks).
 // A few turns are in memory at a time (one per thread judging, and those
-// read ahead for them), plus the history's places and filters; earlier
-// turns are read again from the file when a quote needs them.
+// read ahead for them), plus the history's places and filters (folded, for
+// a large file, their words in the spill file); earlier turns are read
+// again from the file when a quote needs them.
 //
 // A Claude Code file named agent-*.jsonl is a subagent's own transcript and
 // is read as one (its task prompt is its prompt); every other file as a
@@ -42,14 +43,15 @@ struct CheckOptions {
   // ahead of the oldest one still being judged (batch/work_queue.h).
   std::size_t turns_in_flight = 1;
   // Where each turn's JSON object goes as it is judged (TurnRecord::json
-  // stays empty and the record is compact, TurnRecord::Compact); null
-  // keeps them in memory.
+  // stays empty and the record is compact, TurnRecord::Compact), and the
+  // gram filters of a large file's earlier turns (batch/session_history.h);
+  // null keeps them in memory.
   std::shared_ptr<SpillFile> spill;
 };
 
 struct FileCheck {
   FileRecord file;
-  std::vector<TurnRecord> turns;
+  TurnList turns;  // stubs, when spilled (options.spill)
 };
 
 // Thread-safe for concurrent calls sharing one RuleSet. The turns are read

@@ -352,20 +352,20 @@ std::string TurnCard(const TurnRecord& turn, int tool_calls) {
 // The turns to look at: flagged first (blocked, then unproven), then the
 // rest that hold claims, each in file order.
 std::string TurnData(const CheckResults& results) {
-  std::vector<const TurnRecord*> listed;
-  for (const TurnRecord& turn : results.turns) {
-    if (turn.flagged() || !turn.claims.empty() || turn.known) listed.push_back(&turn);
+  // Chosen and ranked by what the list keeps of each turn, then read back
+  // whole one turn at a time.
+  const TurnList& turns = results.turns;
+  std::vector<std::size_t> listed;
+  for (std::size_t i = 0; i < turns.size(); ++i) {
+    if (turns.flagged(i) || turns.claims(i) > 0 || turns.known(i)) listed.push_back(i);
   }
-  auto rank = [](const TurnRecord* t) { return t->blocked() ? 0 : t->unproven() ? 1 : 2; };
-  std::stable_sort(listed.begin(), listed.end(),
-                   [&rank](const TurnRecord* a, const TurnRecord* b) { return rank(a) < rank(b); });
+  auto rank = [&turns](std::size_t i) { return turns.blocked(i) ? 0 : turns.unproven(i) ? 1 : 2; };
+  std::stable_sort(listed.begin(), listed.end(), [&rank](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
   std::string out = "[";
   bool first = true;
-  for (const TurnRecord* listed_turn : listed) {
-    // A spilled record is compact: its card needs the whole one, read back
-    // one turn at a time. One that cannot be read shows what is kept.
-    TurnRecord full;
-    const TurnRecord* turn = listed_turn->Full(&full).ok() ? &full : listed_turn;
+  for (const std::size_t i : listed) {
+    const TurnRecord whole = turns[i];
+    const TurnRecord* turn = &whole;
     Json findings = Json::array();
     Json rules = Json::array();
     for (const ClaimRecord& claim : turn->claims) {

@@ -4,8 +4,10 @@
 // a <failure> for each flagged turn listing its unsupported claims, and an
 // unreadable file as a testsuite with one <error> testcase, so that it
 // fails the report instead of vanishing from it.
+#include <cstddef>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "batch/report.h"
 
@@ -33,21 +35,23 @@ std::string FailureText(const TurnRecord& turn) {
 
 std::string RenderJunit(const CheckResults& results) {
   const Summary s = Summarize(results);
-  std::map<std::string, std::vector<const TurnRecord*>> by_file;
-  for (const TurnRecord& turn : results.turns) by_file[turn.file].push_back(&turn);
+  std::map<std::string, std::vector<std::size_t>> by_file;  // turns, by index
+  for (std::size_t i = 0; i < results.turns.size(); ++i) by_file[results.turns.file(i)].push_back(i);
 
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += "<testsuites" + Attr("name", "causegate check") + Attr("tests", std::to_string(s.turns + s.unreadable)) +
          Attr("failures", std::to_string(s.flagged())) + Attr("errors", std::to_string(s.unreadable)) + ">\n";
   for (const FileRecord& file : results.files) {
-    const std::vector<const TurnRecord*>& turns = by_file[file.path];
+    const std::vector<std::size_t>& turns = by_file[file.path];
     int failures = 0;
-    for (const TurnRecord* turn : turns) failures += turn->flagged();
+    for (const std::size_t i : turns) failures += results.turns.flagged(i);
     const int tests = static_cast<int>(turns.size()) + (file.unreadable() ? 1 : 0);
     out += "  <testsuite" + Attr("name", file.path) + Attr("tests", std::to_string(tests)) +
            Attr("failures", std::to_string(failures)) + Attr("errors", file.unreadable() ? "1" : "0") +
            Attr("skipped", "0") + Attr("time", "0") + ">\n";
-    for (const TurnRecord* turn : turns) {
+    for (const std::size_t i : turns) {
+      const TurnRecord whole = results.turns[i];
+      const TurnRecord* turn = &whole;
       const std::string name = "turn " + std::to_string(turn->turn) + ": " + OneLine(turn->prompt_excerpt, 100);
       out += "    <testcase" + Attr("classname", file.path) + Attr("name", name) + Attr("file", file.path) +
              Attr("time", "0");

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <exception>
+#include <limits>
+#include <memory>
 #include <utility>
 
 namespace causegate::batch {
@@ -119,6 +121,196 @@ int TurnRecord::unsupported() const {
   return n;
 }
 
+TurnList::Entry::Entry(const Entry& other)
+    : whole(other.whole != nullptr ? std::make_unique<TurnRecord>(*other.whole) : nullptr),
+      offset(other.offset),
+      size(other.size),
+      file(other.file),
+      action(other.action),
+      turn(other.turn),
+      claims(other.claims),
+      known(other.known),
+      unsupported(other.unsupported) {}
+
+TurnList::Entry& TurnList::Entry::operator=(const Entry& other) {
+  if (this != &other) *this = Entry(other);
+  return *this;
+}
+
+TurnList::TurnList() = default;
+TurnList::~TurnList() = default;
+TurnList::TurnList(const TurnList& other) = default;
+TurnList& TurnList::operator=(const TurnList& other) = default;
+TurnList::TurnList(TurnList&& other) noexcept = default;
+TurnList& TurnList::operator=(TurnList&& other) noexcept = default;
+
+std::uint32_t TurnList::Intern(const std::string& name) {
+  const auto it = ids_.find(name);
+  if (it != ids_.end()) return it->second;
+  const auto id = static_cast<std::uint32_t>(names_.size());
+  names_.push_back(name);
+  ids_.emplace(name, id);
+  return id;
+}
+
+TurnList::Entry TurnList::Stub(const TurnRecord& record) {
+  Entry e;
+  e.offset = record.json_spill.offset;
+  e.size = static_cast<std::uint32_t>(record.json_spill.size);
+  e.file = Intern(record.file);
+  e.action = Intern(record.action);
+  e.turn = record.turn;
+  e.claims = static_cast<int>(record.claims.size());
+  e.known = record.known;
+  for (const ClaimRecord& claim : record.claims) {
+    if (!claim.supported()) e.unsupported.push_back(Intern(claim.finding));
+  }
+  e.unsupported.shrink_to_fit();
+  return e;
+}
+
+void TurnList::push_back(TurnRecord record) {
+  if (record.json_spill.file != nullptr && (spill_ == nullptr || spill_ == record.json_spill.file) &&
+      record.json_spill.size <= std::numeric_limits<std::uint32_t>::max()) {
+    spill_ = record.json_spill.file;
+    entries_.push_back(Stub(record));
+    return;
+  }
+  Entry e;
+  e.whole = std::make_unique<TurnRecord>(std::move(record));
+  entries_.push_back(std::move(e));
+}
+
+void TurnList::Splice(TurnList&& other) {
+  // Taken from the front, each of other's blocks freed once moved.
+  while (!other.entries_.empty()) {
+    Entry& e = other.entries_.front();
+    if (e.whole != nullptr) {
+      entries_.push_back(std::move(e));
+    } else if (spill_ == nullptr || spill_ == other.spill_) {
+      spill_ = other.spill_;
+      e.file = Intern(other.names_[e.file]);
+      e.action = Intern(other.names_[e.action]);
+      for (std::uint32_t& finding : e.unsupported) finding = Intern(other.names_[finding]);
+      entries_.push_back(std::move(e));
+    } else {
+      push_back(other[0]);  // a stub of another spill file: read back whole
+    }
+    other.entries_.pop_front();
+  }
+  other = TurnList();
+}
+
+void TurnList::Load(std::size_t i, TurnRecord* out) const {
+  const Entry& e = entries_[i];
+  if (e.whole != nullptr) {
+    *out = *e.whole;
+    return;
+  }
+  TurnRecord stub;
+  stub.file = names_[e.file];
+  stub.turn = e.turn;
+  stub.action = names_[e.action];
+  stub.known = e.known;
+  stub.json_spill = SpillRef{spill_, e.offset, e.size};
+  if (!stub.Full(out).ok()) *out = std::move(stub);  // the JSON report says why
+}
+
+TurnRecord TurnList::operator[](std::size_t i) const {
+  TurnRecord out;
+  Load(i, &out);
+  return out;
+}
+
+TurnList::const_iterator TurnList::begin() const { return const_iterator(this, 0); }
+TurnList::const_iterator TurnList::end() const { return const_iterator(this, entries_.size()); }
+
+const TurnRecord& TurnList::const_iterator::operator*() const {
+  const Entry& e = list_->entries_[i_];
+  if (e.whole != nullptr) return *e.whole;
+  if (!loaded_) {
+    list_->Load(i_, &current_);
+    loaded_ = true;
+  }
+  return current_;
+}
+
+const std::string& TurnList::file(std::size_t i) const {
+  const Entry& e = entries_[i];
+  return e.whole != nullptr ? e.whole->file : names_[e.file];
+}
+
+int TurnList::turn(std::size_t i) const {
+  const Entry& e = entries_[i];
+  return e.whole != nullptr ? e.whole->turn : e.turn;
+}
+
+const std::string& TurnList::action(std::size_t i) const {
+  const Entry& e = entries_[i];
+  return e.whole != nullptr ? e.whole->action : names_[e.action];
+}
+
+bool TurnList::known(std::size_t i) const {
+  const Entry& e = entries_[i];
+  return e.whole != nullptr ? e.whole->known : e.known;
+}
+
+void TurnList::set_known(std::size_t i, bool known) {
+  Entry& e = entries_[i];
+  (e.whole != nullptr ? e.whole->known : e.known) = known;
+}
+
+int TurnList::claims(std::size_t i) const {
+  const Entry& e = entries_[i];
+  return e.whole != nullptr ? static_cast<int>(e.whole->claims.size()) : e.claims;
+}
+
+std::vector<std::string> TurnList::unsupported(std::size_t i) const {
+  const Entry& e = entries_[i];
+  std::vector<std::string> out;
+  if (e.whole != nullptr) {
+    for (const ClaimRecord& claim : e.whole->claims) {
+      if (!claim.supported()) out.push_back(claim.finding);
+    }
+  } else {
+    for (const std::uint32_t finding : e.unsupported) out.push_back(names_[finding]);
+  }
+  return out;
+}
+
+Status TurnList::LoadJson(std::size_t i, std::string* out) const {
+  const Entry& e = entries_[i];
+  if (e.whole != nullptr) return e.whole->LoadJson(out);
+  return spill_->Read(e.offset, e.size, out);
+}
+
+std::size_t TurnList::json_bytes(std::size_t i) const {
+  const Entry& e = entries_[i];
+  if (e.whole == nullptr) return e.size;
+  return e.whole->json_spill.file != nullptr ? e.whole->json_spill.size : e.whole->json.size();
+}
+
+void TurnList::Normalize() {
+  std::vector<std::size_t> order(entries_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [this](std::size_t a, std::size_t b) {
+    const std::string& fa = file(a);
+    const std::string& fb = file(b);
+    return fa != fb ? fa < fb : turn(a) < turn(b);
+  });
+  // A repeat of the turn before it in that order is dropped, decided
+  // before any entry moves.
+  std::vector<bool> repeat(order.size(), false);
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    repeat[k] = file(order[k]) == file(order[k - 1]) && turn(order[k]) == turn(order[k - 1]);
+  }
+  std::deque<Entry> sorted;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (!repeat[k]) sorted.push_back(std::move(entries_[order[k]]));
+  }
+  entries_ = std::move(sorted);
+}
+
 Summary Summarize(const CheckResults& results) {
   Summary s;
   s.files = static_cast<int>(results.files.size());
@@ -126,16 +318,16 @@ Summary Summarize(const CheckResults& results) {
     s.unreadable += file.unreadable();
     s.bytes += file.bytes;
   }
-  s.turns = static_cast<int>(results.turns.size());
-  for (const TurnRecord& turn : results.turns) {
-    s.blocked += turn.blocked();
-    s.unproven += turn.unproven();
-    s.known += turn.known;
-    s.claims += static_cast<int>(turn.claims.size());
-    if (turn.known) continue;
-    for (const ClaimRecord& claim : turn.claims) {
-      if (!claim.supported()) ++s.findings[claim.finding];
-    }
+  const TurnList& turns = results.turns;
+  s.turns = static_cast<int>(turns.size());
+  for (std::size_t i = 0; i < turns.size(); ++i) {
+    const bool known = turns.known(i);
+    s.blocked += turns.blocked(i);
+    s.unproven += turns.unproven(i);
+    s.known += known;
+    s.claims += turns.claims(i);
+    if (known) continue;
+    for (const std::string& finding : turns.unsupported(i)) ++s.findings[finding];
   }
   return s;
 }
@@ -146,14 +338,7 @@ void Normalize(CheckResults* results) {
   results->files.erase(std::unique(results->files.begin(), results->files.end(),
                                    [](const FileRecord& a, const FileRecord& b) { return a.path == b.path; }),
                        results->files.end());
-  std::stable_sort(results->turns.begin(), results->turns.end(), [](const TurnRecord& a, const TurnRecord& b) {
-    return a.file != b.file ? a.file < b.file : a.turn < b.turn;
-  });
-  results->turns.erase(std::unique(results->turns.begin(), results->turns.end(),
-                                   [](const TurnRecord& a, const TurnRecord& b) {
-                                     return a.file == b.file && a.turn == b.turn;
-                                   }),
-                       results->turns.end());
+  results->turns.Normalize();
 }
 
 Status ParseTurnRecord(std::string_view json_text, TurnRecord* out) {
@@ -230,13 +415,16 @@ Status WriteDocument(const CheckResults& results, const std::function<Status(std
   if (Status w = write(out); !w.ok()) return w;
   first = true;
   std::string object;
-  for (const TurnRecord& t : results.turns) {
-    if (Status r = t.LoadJson(&object); !r.ok()) {
-      if (unreadable == Unreadable::kFail) return r.Within(t.file + ": turn " + std::to_string(t.turn));
+  const TurnList& turns = results.turns;
+  for (std::size_t i = 0; i < turns.size(); ++i) {
+    if (Status r = turns.LoadJson(i, &object); !r.ok()) {
+      if (unreadable == Unreadable::kFail) {
+        return r.Within(turns.file(i) + ": turn " + std::to_string(turns.turn(i)));
+      }
       object = "null";
     }
     // A baseline marks a turn after it was judged: its object says so.
-    const bool mark = t.known && object.find("\"known\":true") == std::string::npos && !object.empty() &&
+    const bool mark = turns.known(i) && object.find("\"known\":true") == std::string::npos && !object.empty() &&
                       object.back() == '}';
     if (mark) {
       object.pop_back();
@@ -260,7 +448,7 @@ std::string RenderJson(const CheckResults& results) {
   // The document is most of a large check's memory at its end: sized once
   // rather than grown by doubling.
   std::size_t turn_bytes = 0;
-  for (const TurnRecord& t : results.turns) turn_bytes += (t.json_spill.file ? t.json_spill.size : t.json.size()) + 16;
+  for (std::size_t i = 0; i < results.turns.size(); ++i) turn_bytes += results.turns.json_bytes(i) + 16;
   out.reserve(turn_bytes + 4096);
   const Status s = WriteDocument(
       results,

@@ -7,9 +7,13 @@
 // Tests: tests/unit/batch/results_test.cc.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <iterator>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,7 +70,8 @@ struct TurnRecord {
   // When check spills the turn object (json_spill), the record keeps only
   // what the reports but html read: final_message, reason, and each
   // claim's nearest and its citations' tool, command and excerpt are left
-  // empty (Compact()); html reads them back from the object (Full()).
+  // empty (Compact()), and a TurnList keeps less still (a stub), reading
+  // the whole record back from the object when asked (Full()).
   std::string final_message;
   std::string action;               // allow, block, allow-unproven (rules::ActionName)
   std::string reason;               // what the agent got: the block reason, or
@@ -109,9 +114,126 @@ struct FileRecord {
   bool unreadable() const { return !error.empty(); }
 };
 
+// The turns of a check. A turn whose object is in the spill file is kept
+// as a stub: its file, number, action, whether the baseline knows it, and
+// its claims' findings (what sorting, the summary, the exit code and the
+// JSON report read), 64 bytes and 4 more a finding; every other field is
+// read back from its object when the turn is asked for whole. So what a
+// check holds of each judged turn is that stub, not the turn's record. A
+// turn given without a spill file (merge, tests) is kept whole.
+//
+// Asking for a stub's turn whole (operator[], iterating) reads its object
+// and parses it (TurnRecord::Full): the text reports do so once per turn.
+// One that cannot be read back yields what the stub keeps (the JSON report
+// then fails, naming it). Not thread-safe.
+class TurnList {
+ public:
+  class const_iterator;
+
+  TurnList();
+  ~TurnList();
+  TurnList(const TurnList& other);
+  TurnList& operator=(const TurnList& other);
+  TurnList(TurnList&& other) noexcept;
+  TurnList& operator=(TurnList&& other) noexcept;
+
+  std::size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  // A spilled record (json_spill set) becomes a stub, unless the list
+  // already holds stubs of another spill file; any other is kept whole.
+  void push_back(TurnRecord record);
+  // Moves other's turns to the end of this list.
+  void Splice(TurnList&& other);
+
+  // Turn i whole.
+  TurnRecord operator[](std::size_t i) const;
+  TurnRecord front() const { return (*this)[0]; }
+  TurnRecord back() const { return (*this)[size() - 1]; }
+  const_iterator begin() const;
+  const_iterator end() const;
+
+  // What the list keeps of every turn, read without the spill file.
+  const std::string& file(std::size_t i) const;
+  int turn(std::size_t i) const;
+  const std::string& action(std::size_t i) const;
+  bool known(std::size_t i) const;
+  void set_known(std::size_t i, bool known);
+  // As TurnRecord::blocked(), unproven() and flagged().
+  bool blocked(std::size_t i) const { return action(i) == "block" && !known(i); }
+  bool unproven(std::size_t i) const { return action(i) == "allow-unproven" && !known(i); }
+  bool flagged(std::size_t i) const { return action(i) != "allow" && !known(i); }
+  int claims(std::size_t i) const;
+  // The findings of turn i's unsupported claims, in order.
+  std::vector<std::string> unsupported(std::size_t i) const;
+  // Turn i's object (TurnRecord::LoadJson), and its size.
+  Status LoadJson(std::size_t i, std::string* out) const;
+  std::size_t json_bytes(std::size_t i) const;
+
+  // Sorts by (file, turn) and drops repeated turns, keeping the first.
+  void Normalize();
+
+ private:
+  // A turn: whole, or a stub whose object is in spill_.
+  struct Entry {
+    std::unique_ptr<TurnRecord> whole;  // null: a stub
+    std::int64_t offset = 0;            // the object in spill_
+    std::uint32_t size = 0;
+    std::uint32_t file = 0;             // in names_
+    std::uint32_t action = 0;           // in names_
+    int turn = 0;
+    int claims = 0;
+    bool known = false;
+    std::vector<std::uint32_t> unsupported;  // findings, in names_
+
+    Entry() = default;
+    Entry(Entry&&) noexcept = default;
+    Entry& operator=(Entry&&) noexcept = default;
+    Entry(const Entry& other);
+    Entry& operator=(const Entry& other);
+  };
+
+  std::uint32_t Intern(const std::string& name);
+  Entry Stub(const TurnRecord& record);
+  void Load(std::size_t i, TurnRecord* out) const;  // turn i whole
+
+  std::shared_ptr<const SpillFile> spill_;  // where the stubs' objects are
+  std::vector<std::string> names_;          // files, actions, findings
+  std::map<std::string, std::uint32_t, std::less<>> ids_;  // index in names_
+  // A deque: grown a block at a time, never copied whole as a vector
+  // doubling is, so a check holds its stubs once.
+  std::deque<Entry> entries_;
+};
+
+class TurnList::const_iterator {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = TurnRecord;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const TurnRecord*;
+  using reference = const TurnRecord&;
+
+  const_iterator(const TurnList* list, std::size_t i) : list_(list), i_(i) {}
+  // Valid until the iterator moves.
+  const TurnRecord& operator*() const;
+  const TurnRecord* operator->() const { return &**this; }
+  const_iterator& operator++() {
+    ++i_;
+    loaded_ = false;
+    return *this;
+  }
+  bool operator==(const const_iterator& other) const { return i_ == other.i_; }
+  bool operator!=(const const_iterator& other) const { return i_ != other.i_; }
+
+ private:
+  const TurnList* list_;
+  std::size_t i_;
+  mutable TurnRecord current_;
+  mutable bool loaded_ = false;
+};
+
 struct CheckResults {
   std::vector<FileRecord> files;    // sorted by path
-  std::vector<TurnRecord> turns;    // by file, then turn
+  TurnList turns;                   // by file, then turn
 };
 
 struct Summary {
@@ -131,7 +253,7 @@ struct Summary {
 Summary Summarize(const CheckResults& results);
 
 // Sorts files by path and turns by (file, turn); drops repeated files
-// (a file checked by two shards), keeping the first.
+// and turns (a file checked by two shards), keeping the first.
 void Normalize(CheckResults* results);
 
 // One turn object (see CHECK.md) into a record; keeps the text as json.

@@ -67,16 +67,12 @@ CheckResults CheckFiles(const std::vector<std::string>& files, const rules::Rule
   for (std::thread& t : pool) t.join();
   if (progress) progress->Stop();
 
-  // Each file's turns moved into one list sized once, each file's own
-  // freed as it goes: a large check holds its records once, not twice.
+  // Each file's turns moved into one list, each file's own freed as it
+  // goes: a large check holds its records once, not twice.
   CheckResults results;
-  std::size_t turns = 0;
-  for (const FileCheck& c : checked) turns += c.turns.size();
-  results.turns.reserve(turns);
   for (FileCheck& c : checked) {
     results.files.push_back(std::move(c.file));
-    for (TurnRecord& turn : c.turns) results.turns.push_back(std::move(turn));
-    std::vector<TurnRecord>().swap(c.turns);
+    results.turns.Splice(std::move(c.turns));
   }
   Normalize(&results);
   return results;

@@ -8,6 +8,13 @@
 // themselves in lower case and each non-ASCII run folds on its own, so
 // only non-ASCII runs go through FoldForMatch and ASCII output, nearly all
 // of it, is hashed in one pass with no copy.
+//
+// A spilled filter answers exactly as it did whole: a group of its bits
+// kept in memory is set when any bit in it is, so a needle whose grams
+// all find their groups set may be there, and only then are the words
+// read back; one whose groups are not all set has a gram whose bit is
+// not. Every view thus hands out the turns it handed out with the filters
+// in memory, and Verdict::turns_read_back is unchanged.
 // Tests: tests/unit/batch/session_history_test.cc.
 #include "batch/session_history.h"
 
@@ -119,13 +126,30 @@ void GramFilter::Add(std::string_view raw) {
 bool GramFilter::MayContain(std::string_view needle) const {
   // Wherever the needle sits in a text, the grams the text kept are those
   // at one of kStride offsets in the needle: it may be there if, for some
-  // offset, every such gram is.
+  // offset, every such gram is. Spilled, the groups in memory answer for
+  // the bits they hold, and the words read from the file for the offsets
+  // whose groups all hold one: read whole, once, as a needle that gets
+  // that far mostly shares much of its text with the turn's.
   const auto* p = reinterpret_cast<const unsigned char*>(needle.data());
+  const std::uint64_t* words = spilled_ == nullptr ? bits_.data() : nullptr;
+  thread_local std::vector<std::uint64_t> read;
   for (std::size_t offset = 0; offset < kStride; ++offset) {
     bool all = true;
     for (std::size_t i = offset; i + kGram <= needle.size(); i += kStride) {
+      if (!Set(Bit(Load(p + i)) >> fold_shift_)) {
+        all = false;
+        break;
+      }
+    }
+    if (!all) continue;
+    if (words == nullptr) {
+      read.resize(spilled_->bytes / sizeof(std::uint64_t));
+      if (!spilled_->file->ReadInto(spilled_->offset, spilled_->bytes, read.data()).ok()) return true;
+      words = read.data();
+    }
+    for (std::size_t i = offset; i + kGram <= needle.size(); i += kStride) {
       const std::uint64_t bit = Bit(Load(p + i));
-      if (((bits_[bit >> 6] >> (bit & 63)) & 1) == 0) {
+      if (((words[bit >> 6] >> (bit & 63)) & 1) == 0) {
         all = false;
         break;
       }
@@ -133,6 +157,46 @@ bool GramFilter::MayContain(std::string_view needle) const {
     if (all) return true;
   }
   return false;
+}
+
+namespace {
+
+// Each pair of bits of words OR-ed into one bit, in order: bit k of the
+// result is bit 2k or 2k + 1 of words.
+std::vector<std::uint64_t> FoldPairs(const std::vector<std::uint64_t>& words) {
+  std::vector<std::uint64_t> out((words.size() + 1) / 2, 0);
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    std::uint64_t x = words[i];
+    x = (x | (x >> 1)) & 0x5555555555555555ull;  // each pair's OR in its low bit,
+    x = (x | (x >> 1)) & 0x3333333333333333ull;  // then the low bits packed together
+    x = (x | (x >> 2)) & 0x0F0F0F0F0F0F0F0Full;
+    x = (x | (x >> 4)) & 0x00FF00FF00FF00FFull;
+    x = (x | (x >> 8)) & 0x0000FFFF0000FFFFull;
+    x = (x | (x >> 16)) & 0x00000000FFFFFFFFull;
+    out[i / 2] |= x << (32 * (i % 2));
+  }
+  return out;
+}
+
+}  // namespace
+
+Status GramFilter::Spill(std::shared_ptr<SpillFile> file, std::uint32_t fold) {
+  const std::string_view words(reinterpret_cast<const char*>(bits_.data()), bits_.size() * sizeof(std::uint64_t));
+  std::int64_t offset = 0;
+  if (Status s = file->Append(words, &offset); !s.ok()) return s;
+  std::vector<std::uint64_t> folded = FoldPairs(bits_);
+  unsigned shift = 1;
+  for (; (std::uint32_t{1} << shift) < fold && (std::uint32_t{1} << shift) < kMaxFold; ++shift) {
+    folded = FoldPairs(folded);
+  }
+  spilled_.reset(new SpilledWords{std::move(file), offset, words.size()});  // no temporary to release
+  bits_ = std::move(folded);
+  fold_shift_ = shift;
+  return Status::Ok();
+}
+
+GramFilter::SpilledWords::~SpilledWords() {
+  if (file != nullptr) file->Release(offset, bytes);
 }
 
 std::string GramFilter::Project(std::string_view fragment) {
@@ -243,21 +307,41 @@ class SessionHistory::ViewImpl final : public HistoryView {
 
 namespace {
 
+// The most file bytes one look-up can reach (the file, or the hook's reach).
+double Reach(const evidence::TurnRereader& rereader, std::int64_t read_back_bytes) {
+  return static_cast<double>(std::max<std::int64_t>(1, std::min(rereader.file_bytes(), read_back_bytes)));
+}
+
 // Filter bits per byte of a turn in the file: the budget spread over the
-// most file bytes one look-up can reach (the file, or the hook's reach).
+// reach.
 double FilterBitsPerByte(const evidence::TurnRereader* rereader, std::int64_t read_back_bytes) {
   if (rereader == nullptr) return SessionHistory::kMaxFilterBitsPerByte;
-  const double reach =
-      static_cast<double>(std::max<std::int64_t>(1, std::min(rereader->file_bytes(), read_back_bytes)));
-  return std::min(SessionHistory::kMaxFilterBitsPerByte, 8.0 * SessionHistory::kFilterBudgetBytes / reach);
+  return std::min(SessionHistory::kMaxFilterBitsPerByte,
+                  8.0 * SessionHistory::kFilterBudgetBytes / Reach(*rereader, read_back_bytes));
+}
+
+// How many bits of a filter each bit kept in memory stands for: the least
+// power of two that brings the filters in reach within memory_bytes (1:
+// they fit as they are, or have nowhere else to go).
+std::uint32_t FilterFold(const evidence::TurnRereader* rereader, std::int64_t read_back_bytes, double bits_per_byte,
+                         const SpillFile* spill, std::size_t memory_bytes) {
+  if (rereader == nullptr || spill == nullptr) return 1;
+  const double filter_bytes = bits_per_byte * Reach(*rereader, read_back_bytes) / 8;
+  std::uint32_t fold = 1;
+  while (fold < GramFilter::kMaxFold && filter_bytes > static_cast<double>(memory_bytes) * fold) fold *= 2;
+  return fold;
 }
 
 }  // namespace
 
-SessionHistory::SessionHistory(std::shared_ptr<const evidence::TurnRereader> rereader, std::int64_t read_back_bytes)
+SessionHistory::SessionHistory(std::shared_ptr<const evidence::TurnRereader> rereader, std::int64_t read_back_bytes,
+                               std::shared_ptr<SpillFile> spill, std::size_t filter_memory_bytes)
     : rereader_(std::move(rereader)),
       read_back_bytes_(read_back_bytes),
-      filter_bits_per_byte_(FilterBitsPerByte(rereader_.get(), read_back_bytes)) {}
+      filter_bits_per_byte_(FilterBitsPerByte(rereader_.get(), read_back_bytes)),
+      spill_(std::move(spill)),
+      filter_fold_(
+          FilterFold(rereader_.get(), read_back_bytes, filter_bits_per_byte_, spill_.get(), filter_memory_bytes)) {}
 SessionHistory::~SessionHistory() = default;
 
 void SessionHistory::Push(const evidence::Turn& turn, const evidence::TurnPlace& place) {
@@ -279,6 +363,8 @@ void SessionHistory::Push(const evidence::Turn& turn, const evidence::TurnPlace&
     kept->filter.Add(call.command);
     kept->filter.Add(evidence::ExtractToolInputText(call.name, call.input).all);
   }
+  // Not written: it stays in memory, whole.
+  if (!in_memory && filter_fold_ > 1) (void)kept->filter.Spill(spill_, filter_fold_);
   if (in_memory) {
     auto past = std::make_shared<evidence::PastTurn>();
     past->prompt = turn.prompt;

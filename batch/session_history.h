@@ -8,9 +8,13 @@
 // of all the turns in reach (below) fit in kFilterBudgetBytes, at most
 // kMaxFilterBitsPerByte bits per byte of the turn; the turn itself is
 // read again from the file (evidence::TurnRereader) when a look-up needs
-// it, as the hook reads earlier turns from the file. So memory follows the
-// turn being judged and the turns a look-up reads, not the file. Without
-// a rereader (Gemini chat files, read whole, at most
+// it, as the hook reads earlier turns from the file. Given a spill file,
+// the filters too go to the file once they would take more than
+// kFilterMemoryBytes in all: each is kept in memory folded (its bits OR-ed
+// in groups, GramFilter::Spill), and its words are read from the file only
+// for a quote that passes the folded bits. So memory follows the turn
+// being judged and the turns a look-up reads, not the file. Without a
+// rereader (Gemini chat files, read whole, at most
 // limits::kMaxChatFileBytes; turns given by tests) the turns are kept.
 //
 // Bound: as the hook reads back at most limits::kMaxScanBackBytes from the
@@ -54,6 +58,7 @@
 #include <string_view>
 #include <vector>
 
+#include "batch/spill_file.h"
 #include "evidence/limits.h"
 #include "evidence/status.h"
 #include "evidence/transcript.h"
@@ -76,17 +81,32 @@ class GramFilter {
  public:
   static constexpr std::size_t kGram = 8;
   static constexpr std::size_t kStride = 2;
+  // Folds Spill takes: groups of this many bits or fewer (powers of two).
+  static constexpr std::uint32_t kMaxFold = 64;
 
   // bits: the filter's size, from 4096 to 2^32. About 6 bits per kept gram
   // (a kept gram every kStride projected bytes) make a gram that is not in
   // the text a false positive about 1 time in 6.
   explicit GramFilter(std::uint64_t bits = 0);
-  // Adds raw text (folded here).
+  // Adds raw text (folded here). REQUIRES: not spilled.
   void Add(std::string_view raw);
   // needle: a projection from Project(). False only when the needle cannot
-  // occur in any text added; true for needles too short to tell.
+  // occur in any text added; true for needles too short to tell. Spilled,
+  // the same answer, with the file read only for a needle every group of
+  // whose grams holds a bit; true when that read fails (the look-up then
+  // reads the turn and decides: only Verdict::turns_read_back can change).
+  // Thread-safe (spilled: a buffer per thread).
   bool MayContain(std::string_view needle) const;
+  // Memory held (for a spilled filter, its folded bits).
   std::size_t bytes() const { return bits_.size() * sizeof(std::uint64_t); }
+
+  // Appends the filter's words to file and keeps in memory, for each
+  // group of fold bits (fold rounded up to a power of two, 2 to
+  // kMaxFold), whether any of them is set: 1/fold of the memory. The words
+  // are released (SpillFile::Release) with the filter. Errors: the
+  // write's; the filter is then as it was. REQUIRES: not spilled.
+  Status Spill(std::shared_ptr<SpillFile> file, std::uint32_t fold);
+  bool spilled() const { return spilled_ != nullptr; }
 
   // A fragment as quoted, folded (evidence::FoldForMatch) and reduced the
   // way Add reduces text.
@@ -96,13 +116,27 @@ class GramFilter {
   static bool CanTell(std::string_view needle) { return needle.size() >= kGram + kStride - 1; }
 
  private:
+  // Where the words of a spilled filter are; released when dropped.
+  struct SpilledWords {
+    std::shared_ptr<SpillFile> file;
+    std::int64_t offset = 0;
+    std::size_t bytes = 0;
+    ~SpilledWords();
+  };
+
   static std::uint64_t Load(const unsigned char* p);  // kGram bytes as a gram
   // The gram's bit, spread over any number of bits (not only powers of
   // two, so the filter is as large as the text asks): the high 32 bits of
   // the hash scaled to the size, which is at most 2^32.
   std::uint64_t Bit(std::uint64_t gram) const { return (((gram * 0x9E3779B97F4A7C15ull) >> 32) * nbits_) >> 32; }
+  bool Set(std::uint64_t bit) const { return ((bits_[bit >> 6] >> (bit & 63)) & 1) != 0; }
+
+  // Not spilled: the filter's words. Spilled: one bit per group of
+  // 2^fold_shift_ of them.
   std::vector<std::uint64_t> bits_;
   std::uint64_t nbits_ = 0;
+  unsigned fold_shift_ = 0;
+  std::unique_ptr<const SpilledWords> spilled_;
 };
 
 // The History one turn is judged with (SessionHistory::View), and whether
@@ -118,14 +152,22 @@ class SessionHistory {
  public:
   // The filters of the turns one look-up can reach, together.
   static constexpr std::size_t kFilterBudgetBytes = 16u << 20;
+  // What of them is kept in memory when there is a spill file: filters
+  // that would take more in all are spilled, folded to fit.
+  static constexpr std::size_t kFilterMemoryBytes = 4u << 20;
   // Filter bits per byte of a turn in a file small enough not to need the
   // whole budget; turns without a place (kept in memory) get this too.
   static constexpr double kMaxFilterBitsPerByte = 4.0;
 
   // rereader: reads a pushed turn again from its place; null keeps every
-  // turn in memory. read_back_bytes: the hook's reach (see above).
+  // turn in memory. read_back_bytes: the hook's reach (see above). spill:
+  // where the filters of turns read again go past filter_memory_bytes in
+  // all (see above); null keeps them in memory. A filter that cannot be
+  // written there stays in memory.
   explicit SessionHistory(std::shared_ptr<const evidence::TurnRereader> rereader = nullptr,
-                          std::int64_t read_back_bytes = static_cast<std::int64_t>(limits::kMaxScanBackBytes));
+                          std::int64_t read_back_bytes = static_cast<std::int64_t>(limits::kMaxScanBackBytes),
+                          std::shared_ptr<SpillFile> spill = nullptr,
+                          std::size_t filter_memory_bytes = kFilterMemoryBytes);
   ~SessionHistory();
   SessionHistory(const SessionHistory&) = delete;
   SessionHistory& operator=(const SessionHistory&) = delete;
@@ -146,7 +188,8 @@ class SessionHistory {
   // back, and say so in their own status().
   Status status() const;
 
-  // Memory held: filters, places, and the turns kept whole.
+  // Memory held: filters (folded, once spilled), places, and the turns
+  // kept whole.
   std::size_t bytes() const;
   int kept() const;     // turns still in reach
   int dropped() const;  // turns out of reach, freed
@@ -162,6 +205,8 @@ class SessionHistory {
   const std::shared_ptr<const evidence::TurnRereader> rereader_;
   const std::int64_t read_back_bytes_;
   const double filter_bits_per_byte_;  // of a turn's bytes in the file
+  const std::shared_ptr<SpillFile> spill_;
+  const std::uint32_t filter_fold_;    // 1: filters stay in memory
   mutable std::shared_mutex mutex_;  // guards kept_ and first_number_
   std::deque<std::unique_ptr<const Kept>> kept_;  // oldest first
   int first_number_ = 0;             // number of kept_.front()

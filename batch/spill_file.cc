@@ -57,9 +57,14 @@ Status SpillFile::Append(std::string_view bytes, std::int64_t* offset) {
 
 Status SpillFile::Read(std::int64_t offset, std::size_t size, std::string* out) const {
   out->resize(size);
+  return ReadInto(offset, size, out->data());
+}
+
+Status SpillFile::ReadInto(std::int64_t offset, std::size_t size, void* dst) const {
+  char* to = static_cast<char*>(dst);
   std::size_t done = 0;
   while (done < size) {
-    const ssize_t n = ::pread(fd_, out->data() + done, size - done, offset + static_cast<std::int64_t>(done));
+    const ssize_t n = ::pread(fd_, to + done, size - done, offset + static_cast<std::int64_t>(done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       return Status::Error("spill file in " + folder_ + ": read: " + (n == 0 ? "short" : std::strerror(errno)));
@@ -67,6 +72,17 @@ Status SpillFile::Read(std::int64_t offset, std::size_t size, std::string* out) 
     done += static_cast<std::size_t>(n);
   }
   return Status::Ok();
+}
+
+void SpillFile::Release(std::int64_t offset, std::size_t size) {
+#if defined(FALLOC_FL_PUNCH_HOLE) && defined(FALLOC_FL_KEEP_SIZE)
+  if (size > 0) {
+    (void)::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, static_cast<off_t>(size));
+  }
+#else
+  (void)offset;
+  (void)size;
+#endif
 }
 
 std::int64_t SpillFile::size() const {

@@ -4,6 +4,8 @@
 // read back one object at a time when the JSON report is written. So a
 // large check's memory holds what the other reports read of each turn, not
 // every turn object: its JSON is most of what the results would weigh.
+// The gram filters of a large file's earlier turns are kept there too
+// (batch/session_history.h), and given back once out of reach (Release).
 //
 // The file is created with O_TMPFILE where the kernel has it (else made and
 // unlinked at once) in $TMPDIR or /tmp, and goes with the last reference.
@@ -35,6 +37,13 @@ class SpillFile {
   Status Append(std::string_view bytes, std::int64_t* offset);
   // Reads size bytes at offset (as Append placed them) into *out.
   Status Read(std::int64_t offset, std::size_t size, std::string* out) const;
+  // The same into dst, which has room for size bytes.
+  Status ReadInto(std::int64_t offset, std::size_t size, void* dst) const;
+  // Bytes [offset, offset + size), as Append placed them, will not be read
+  // again: the file system may free them (a hole is punched where it
+  // can; elsewhere nothing happens, and the bytes stay on disk until the
+  // file goes).
+  void Release(std::int64_t offset, std::size_t size);
 
   std::int64_t size() const;
 

@@ -100,16 +100,24 @@ void NameStdin(const std::string& temp, batch::CheckResults* results) {
     rename(&f.path);
     rename(&f.error);
   }
-  for (batch::TurnRecord& t : results->turns) {
+  // Each turn kept whole from here on: its compact record (what check
+  // keeps of a spilled turn, TurnRecord::Compact) with its object renamed.
+  batch::TurnList named;
+  for (std::size_t i = 0; i < results->turns.size(); ++i) {
+    batch::TurnRecord t = results->turns[i];
+    t.Compact();
     rename(&t.file);
     if (t.json_spill.file != nullptr) {
       std::string object;
-      if (!t.LoadJson(&object).ok()) continue;  // the json report says why
-      t.json = std::move(object);
-      t.json_spill = batch::SpillRef();
+      if (t.LoadJson(&object).ok()) {  // else the json report says why
+        t.json = std::move(object);
+        t.json_spill = batch::SpillRef();
+      }
     }
     rename(&t.json);
+    named.push_back(std::move(t));
   }
+  results->turns = std::move(named);
 }
 
 int RunCheck(const CheckArgs& args, const Common& common) {

@@ -42,7 +42,7 @@ int RunMerge(const MergeArgs& args, const Common& common) {
       continue;
     }
     for (batch::FileRecord& file : shard.files) merged.files.push_back(std::move(file));
-    for (batch::TurnRecord& turn : shard.turns) merged.turns.push_back(std::move(turn));
+    merged.turns.Splice(std::move(shard.turns));
   }
   batch::Normalize(&merged);
   return FinishReports("merge", merged, *rules, args.report, input_errors);

@@ -97,7 +97,7 @@ TEST_CASE("Statistics: unsupported claims per rule and finding, most first, know
   CHECK(stats.find("     3  en.claim.because  no-citation") == 0);
   CHECK(stats.find("     1  en.claim.because  fabricated") != std::string::npos);
   CHECK(stats.find("     4  unsupported claims in all") != std::string::npos);
-  for (TurnRecord& t : r.turns) t.known = t.action != "allow";
+  for (std::size_t i = 0; i < r.turns.size(); ++i) r.turns.set_known(i, r.turns.action(i) != "allow");
   CHECK(RenderStatistics(r) == "no unsupported claims\n");
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "batch/session_history.h"
+#include "batch/spill_file.h"
 #include "evidence/limits.h"
 #include "evidence/text_fold.h"
 
@@ -97,6 +98,51 @@ TEST_CASE("a gram filter passes over the same line with another number", "[histo
   }
   INFO(passed << " of " << tried << " passed");
   CHECK(passed * 50 < tried);  // under 2%
+}
+
+TEST_CASE("a spilled gram filter answers as it did in memory", "[history]") {
+  // Folded in memory and its words in the file, a filter must rule out
+  // exactly what it ruled out whole: true quotes, the same line with
+  // another number, text from elsewhere, and needles too short to tell.
+  std::shared_ptr<SpillFile> file;
+  REQUIRE(SpillFile::Open(&file).ok());
+  std::mt19937 rng(13);
+  std::uniform_int_distribution<int> pid(1000, 99999);
+  int answers = 0, passed = 0;
+  for (int round = 0; round < 40; ++round) {
+    std::string text = MixedText(&rng, 200);
+    for (int i = 0; i < 100; ++i) {
+      text += "2026-03-01 10:00:00 INFO [worker] request ok id=" + std::to_string(rng()) + "\n";
+    }
+    text += "kernel: Out of memory: Killed process " + std::to_string(pid(rng)) + "\n";
+    std::vector<std::string> needles = {"Out of memory: Killed process " + std::to_string(pid(rng)), "ok",
+                                        MixedText(&rng, 8)};
+    for (int k = 0; k < 30; ++k) needles.push_back(text.substr(rng() % text.size(), 10 + rng() % 50));
+    for (const std::uint32_t fold : {2u, 4u, 8u, 64u}) {
+      // From one bit per byte, the sparsest, to eight.
+      const std::uint64_t bits = text.size() * (1 + round % 8);
+      GramFilter whole(bits);
+      whole.Add(text);
+      GramFilter spilled(bits);
+      spilled.Add(text);
+      const std::int64_t end = file->size();
+      REQUIRE(spilled.Spill(file, fold).ok());
+      CHECK(spilled.spilled());
+      CHECK(file->size() - end == static_cast<std::int64_t>(whole.bytes()));
+      CHECK(spilled.bytes() * fold <= whole.bytes() + 8 * fold);
+      for (const std::string& raw : needles) {
+        const std::string needle = GramFilter::Project(raw);
+        INFO("round " << round << " fold " << fold << " needle \"" << raw << "\"");
+        const bool answer = whole.MayContain(needle);
+        CHECK(spilled.MayContain(needle) == answer);
+        ++answers;
+        passed += answer;
+      }
+    }
+  }
+  // Both answers were asked for.
+  CHECK(passed > answers / 10);
+  CHECK(passed < answers);
 }
 
 evidence::Turn MakeTurn(const std::string& prompt, const std::vector<std::string>& outputs) {
@@ -293,5 +339,54 @@ TEST_CASE("a view outlives later pushes: what it reaches is not freed under it",
   history.Push(MakeTurn("p5", {quote}), places[5]);
   CHECK(history.dropped() == 3);  // p0 to p2: from 6000, only what starts after 2500 is in reach
 }
+TEST_CASE("filters spilled past the memory given hand out the same turns", "[history]") {
+  // The same session, filters in memory and spilled at every fold the
+  // memory given asks for: every view hands out the same turns, and the
+  // history holds less.
+  auto file = std::make_shared<FakeRereader>();
+  std::mt19937 rng(17);
+  std::vector<evidence::Turn> turns;
+  std::vector<evidence::TurnPlace> places;
+  std::vector<std::string> quotes;
+  for (int i = 0; i < 30; ++i) {
+    std::string output;
+    for (int k = 0; k < 200; ++k) output += "2026-03-01 10:00:00 INFO request ok id=" + std::to_string(rng()) + "\n";
+    const std::string failure = "Out of memory: Killed process " + std::to_string(1000 + rng() % 9000);
+    output += failure + "\n";
+    quotes.push_back(failure);
+    turns.push_back(MakeTurn("p" + std::to_string(i), {output}));
+    places.push_back(evidence::TurnPlace{i * 20000, (i + 1) * 20000, i * 10 + 1});
+    file->Add(places.back(), turns.back());
+  }
+  auto views = [&](SessionHistory* history) {
+    std::vector<std::vector<std::string>> out;
+    for (std::size_t i = 0; i < turns.size(); ++i) {
+      // A quote of an earlier turn, one of this turn's (nowhere before),
+      // and one made up from it, a digit changed.
+      std::string made_up = quotes[i];
+      made_up.back() = made_up.back() == '9' ? '0' : static_cast<char>(made_up.back() + 1);
+      const std::vector<std::string> asked = {quotes[i / 2], quotes[i], made_up};
+      out.push_back(Prompts(history->View(asked, 0, places[i]).get()));
+      history->Push(turns[i], places[i]);
+    }
+    return out;
+  };
+  SessionHistory in_memory(file);
+  const std::vector<std::vector<std::string>> want = views(&in_memory);
+  std::shared_ptr<SpillFile> spill;
+  REQUIRE(SpillFile::Open(&spill).ok());
+  for (const std::size_t memory : {std::size_t{1} << 20, std::size_t{20000}, std::size_t{4000}, std::size_t{1}}) {
+    INFO("memory " << memory);
+    SessionHistory history(file, static_cast<std::int64_t>(limits::kMaxScanBackBytes), spill, memory);
+    CHECK(views(&history) == want);
+    if (memory < in_memory.bytes()) CHECK(history.bytes() < in_memory.bytes());
+    if (memory >= in_memory.bytes()) CHECK(history.bytes() == in_memory.bytes());
+  }
+  // Without a spill file, the memory given changes nothing.
+  SessionHistory no_spill(file, static_cast<std::int64_t>(limits::kMaxScanBackBytes), nullptr, 1);
+  CHECK(views(&no_spill) == want);
+  CHECK(no_spill.bytes() == in_memory.bytes());
+}
+
 }  // namespace
 }  // namespace causegate::batch

@@ -54,5 +54,29 @@ TEST_CASE("reading past what was written is an error, not a short string", "[spi
   CHECK(back.empty());
 }
 
+TEST_CASE("a released range leaves its neighbours as they were", "[spill]") {
+  // The gram filters of turns out of reach are released while turn
+  // objects written before and after them are still to be read.
+  std::shared_ptr<SpillFile> spill;
+  REQUIRE(SpillFile::Open(&spill).ok());
+  const std::string before(10000, 'a');
+  const std::string released(20000, 'b');
+  const std::string after(5000, 'c');
+  std::int64_t at_before = 0, at_released = 0, at_after = 0;
+  REQUIRE(spill->Append(before, &at_before).ok());
+  REQUIRE(spill->Append(released, &at_released).ok());
+  REQUIRE(spill->Append(after, &at_after).ok());
+  spill->Release(at_released, released.size());
+  std::string back;
+  REQUIRE(spill->Read(at_before, before.size(), &back).ok());
+  CHECK(back == before);
+  REQUIRE(spill->Read(at_after, after.size(), &back).ok());
+  CHECK(back == after);
+  std::uint64_t word = 0;
+  REQUIRE(spill->ReadInto(at_before + 8, sizeof(word), &word).ok());
+  CHECK(word == 0x6161616161616161ull);
+  CHECK(spill->size() == at_after + static_cast<std::int64_t>(after.size()));
+}
+
 }  // namespace
 }  // namespace causegate::batch

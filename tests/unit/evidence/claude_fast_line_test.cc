@@ -1,7 +1,10 @@
 // ParseClaudeLineFast must return exactly what ParseClaudeLine returns, line
 // for line: on every line of the real fixtures and on edge cases of the
 // tool-result lines it reads itself (content forms, missing and mistyped
-// fields, repeated keys, sidechains, bad bytes, nesting at the limit).
+// fields, repeated keys, sidechains, bad bytes, nesting at the limit), and
+// on long strings, which it cuts out of the line before simdjson builds
+// its DOM and decodes itself (evidence/simd_json.h: escapes, surrogates,
+// control characters, bad bytes, strings that look like its placeholders).
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -109,6 +112,76 @@ TEST_CASE("fast tool results: edge cases read the same", "[fast]") {
   cases.emplace_back("over the output limit", testing::Result("toolu_1", big));
   cases.emplace_back("blocks over the limit",
                      testing::Result("toolu_1", json::array({{{"type", "text"}, {"text", big}}, text_block})));
+  for (const auto& [name, line] : cases) {
+    INFO(name);
+    CheckSame(line, SessionKind::kMain);
+    CheckSame(line, SessionKind::kSubagent);
+  }
+}
+
+// A tool-result line written by hand: `output` goes in as written between
+// the quotes (escapes and all), in the result and in Claude Code's copy.
+std::string WrittenResult(std::string_view id, std::string_view output, std::string_view tail = "") {
+  std::string line = R"({"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":[)";
+  line += R"({"tool_use_id":")" + std::string(id) + R"(","type":"tool_result","content":")" + std::string(output) +
+          R"(","is_error":false}]},"uuid":"u","toolUseResult":{"stdout":")" + std::string(output) +
+          R"(","stderr":"","interrupted":false})" + std::string(tail) + "}";
+  return line;
+}
+
+TEST_CASE("fast tool results: long strings read the same", "[fast]") {
+  const std::string filler(1500, 'x');
+  const std::string log = [] {
+    std::string out;
+    for (int i = 0; out.size() < 5000; ++i) {
+      out += "2026-03-01 09:00:0" + std::to_string(i % 10) + " ERROR [svc] \\\"quoted\\\" \\t tab\\n";
+    }
+    return out;
+  }();
+  std::vector<std::pair<const char*, std::string>> cases = {
+      {"plain", WrittenResult("toolu_1", filler)},
+      {"escapes",
+       WrittenResult("toolu_1", filler + R"(\" \\ \/ \b \f \n \r \t \u00e9 \u00E9 \u4e2d \ud83d\ude00 \u0000 end)")},
+      {"a log", WrittenResult("toolu_1", log)},
+      {"escaped backslash before the quote", WrittenResult("toolu_1", filler + R"(\\\\)")},
+      {"escaped quote before the quote", WrittenResult("toolu_1", filler + R"(\")")},
+      {"a lone high surrogate", WrittenResult("toolu_1", filler + R"(\ud83d tail)")},
+      {"a lone low surrogate", WrittenResult("toolu_1", filler + R"(\ude00 tail)")},
+      {"a high surrogate before a letter", WrittenResult("toolu_1", filler + R"(\ud83d\u0041)")},
+      {"a high surrogate at the end", WrittenResult("toolu_1", filler + R"(\ud83d)")},
+      {"a short \\u escape", WrittenResult("toolu_1", filler + R"(\u12)")},
+      {"a bad hex digit", WrittenResult("toolu_1", filler + R"(\u12g4)")},
+      {"a bad escape", WrittenResult("toolu_1", filler + R"(\x41)")},
+      {"a raw tab", WrittenResult("toolu_1", filler + "\t")},
+      {"a raw newline", WrittenResult("toolu_1", filler + "\n")},
+      {"a bad byte", WrittenResult("toolu_1", filler + "\xff")},
+      {"a cut-off sequence", WrittenResult("toolu_1", filler + "\xe4\xb8")},
+      {"UTF-8", WrittenResult("toolu_1", filler + "\xe4\xb8\xad\xe6\x96\x87 \xf0\x9f\x98\x80")},
+      {"the placeholder inside a long string", WrittenResult("toolu_1", filler + R"(\u0000\u00010)")},
+      {"a short string like a placeholder", WrittenResult(R"(\u0000\u00010)", filler)},
+      {"a short string like a placeholder, no long one", WrittenResult(R"(\u0000\u00010)", "x")},
+      {"a long id", WrittenResult(filler, "out")},
+      {"a long key", WrittenResult("toolu_1", filler, ",\"" + filler + "\":1")},
+      {"a long string last", WrittenResult("toolu_1", "x", ",\"z\":\"" + filler + "\"")},
+      {"just under the cut", WrittenResult("toolu_1", std::string(1023, 'y'))},
+      {"just at the cut", WrittenResult("toolu_1", std::string(1024, 'y'))},
+      {"a trailing comma", WrittenResult("toolu_1", filler, ",")},
+      {"unterminated", WrittenResult("toolu_1", filler).substr(0, 200 + filler.size())},
+      {"a long string outside a string", WrittenResult("toolu_1", filler, ",\"n\":" + filler)},
+      {"repeated content",
+       R"({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"a","content":")" + filler +
+           R"(","content":"second"}]}})"},
+      {"repeated content, the long one last",
+       R"({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"a","content":"first","content":")" +
+           filler + R"("}]}})"},
+      {"long text parts",
+       R"({"type":"user","message":{"content":[{"tool_use_id":"a","content":[{"text":")" + filler +
+           R"(","type":"text"},{"type":"image","text":")" + filler + R"("},{"type":"text","text":")" + log +
+           R"("}],"type":"tool_result"}]}})"},
+      {"a long type", R"({"type":"user","message":{"content":[{"type":")" + filler +
+                          R"(","tool_use_id":"a","content":"x"}]}})"},
+      {"a long sidechain line", WrittenResult("toolu_1", filler, ",\"isSidechain\":true")},
+  };
   for (const auto& [name, line] : cases) {
     INFO(name);
     CheckSame(line, SessionKind::kMain);
