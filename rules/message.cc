@@ -28,8 +28,6 @@
 #include <md4c.h>
 
 #include <algorithm>
-#include <array>
-#include <cctype>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -41,6 +39,7 @@
 #include "rules/html_entity.h"
 #include "rules/html_text.h"
 #include "rules/mapped_text.h"
+#include "rules/prose_code_span.h"
 #include "rules/sentence_split.h"
 #include "rules/table_labels.h"
 #include "rules/text_ranges.h"
@@ -63,22 +62,6 @@ struct Segment {
   // cell is placed with its row instead.
   bool in_table_cell = false;
 };
-
-// A code span that holds nothing but a causal connective ("failed `because`
-// the disk filled") is markup on the agent's own sentence, not quoted
-// material: no tool prints the word alone, and masking it hides the claim
-// it joins (issue 13, class 7: a claim word in a code span).
-bool IsConnectiveOnly(std::string_view text) {
-  static constexpr std::array<std::string_view, 16> kConnectives = {
-      "because", "due to", "caused by", "since", "so", "therefore", "thus", "hence", "as a result",
-      "root cause", "which is why", "that's why", "led to", "leads to", "resulted in", "causes"};
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  if (text.empty() || text.size() > 16) return false;
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return std::find(kConnectives.begin(), kConnectives.end(), lower) != kConnectives.end();
-}
 
 bool IsFollowerBlock(MD_BLOCKTYPE type) {
   return type == MD_BLOCK_UL || type == MD_BLOCK_OL || type == MD_BLOCK_CODE ||
@@ -460,12 +443,7 @@ void Builder::FlushSegment() {
   std::vector<TextRange> quoted_ranges;
   quoted_ranges.reserve(quoted.size());
   for (const QuotedSpan& q : quoted) quoted_ranges.push_back(q.span);
-  std::vector<TextRange> masked_code;
-  masked_code.reserve(segment.code_spans.size());
-  for (const TextRange& code : segment.code_spans) {
-    if (!IsConnectiveOnly(std::string_view(text).substr(code.begin, code.end - code.begin))) masked_code.push_back(code);
-  }
-  const std::vector<TextRange> masked = MergeRanges(masked_code, quoted_ranges);
+  const std::vector<TextRange> masked = MergeRanges(QuotedCodeSpans(text, segment.code_spans), quoted_ranges);
 
   struct Candidate {
     std::size_t pos;
