@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 FOLDERS = ["public_en", "claude_code_nb", "public_zh", "public_zh2"]
 CLASSES = ["claim", "hedged", "negated", "question", "conditional", "uncertainty", "rationale",
            "explanation", "reported", "observation", "other"]
@@ -146,7 +147,7 @@ def load_dev_cases(shared, binary, work):
     return rows
 
 
-SPEC_FORMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "spec_forms.jsonl")
+SPEC_FORMS = os.path.join(HERE, "spec_forms.jsonl")
 
 
 def load_spec_forms(shared, binary, work):
@@ -180,12 +181,47 @@ def load_spec_forms(shared, binary, work):
     rows = []
     for case_id, m in messages.items():
         j = judged.get(case_id)
-        sentences = j["sentences"] if j else []
-        claims = [norm(c) for c in m["claims"]]
-        labelled = []
-        for s in sentences:
-            key = norm(s["sentence"])
-            hit = len(key) >= min_len(key) and any(key in c or c in key for c in claims)
-            labelled.append((s, "claim" if hit else "other"))
+        labelled = label_by_claims(j["sentences"] if j else [], m["claims"])
         rows.append(({"id": case_id, "label": "block" if m["claims"] else "allow"}, j, labelled))
+    return rows
+
+
+def label_by_claims(sentences, claims):
+    """[(gate sentence, "claim" or "other")]: a claim when the sentence and
+    one of the message's listed claim sentences hold one another."""
+    claims = [norm(c) for c in claims]
+    labelled = []
+    for s in sentences:
+        key = norm(s["sentence"])
+        hit = len(key) >= min_len(key) and any(key in c or c in key for c in claims)
+        labelled.append((s, "claim" if hit else "other"))
+    return labelled
+
+
+# Our written development sets whose final messages carry claim labels
+# (each folder's claims.jsonl: every claim sentence, supported or not, set
+# by hand by the spec without looking at the gate). The held-out sets carry
+# none: they stay a measure.
+WRITTEN_LABELLED = ("written_dev", "written_dev2", "written_dev3")
+
+
+def load_written(shared, binary, work):
+    """The labelled written development sets: [(case, judged row, [(gate
+    sentence, label)])]; a set without a claims.jsonl is skipped."""
+    rows = []
+    for name in WRITTEN_LABELLED:
+        folder = os.path.join(HERE, name)
+        labels_path = os.path.join(folder, "claims.jsonl")
+        if not os.path.isfile(labels_path):
+            continue
+        with open(labels_path, encoding="utf-8") as f:
+            claims = {m["id"]: m["claims"] for m in (json.loads(line) for line in f if line.strip())}
+        cases = load_cases(folder)
+        rendered = render(shared, folder, os.path.join(work, name))
+        judged = judge(binary, rendered, os.path.join(work, name + ".units.jsonl"))
+        for case_id, case in cases.items():
+            if case_id not in claims:
+                continue
+            j = judged.get(case_id)
+            rows.append((case, j, label_by_claims(j["sentences"] if j else [], claims[case_id])))
     return rows

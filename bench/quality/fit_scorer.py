@@ -74,7 +74,7 @@ CLAIM_PROBABILITY = 0.85
 # average cue family, so they still count.
 DEFAULT_CUE = "cue:*"
 # Sources of written sentences, fitted on but not used for the threshold.
-WRITTEN = ("cases", "spec_forms")
+WRITTEN = ("cases", "spec_forms", "written")
 # Our hand labels of a Gemini agent's SWE-bench messages (agent_traj_data.py).
 TRAJ = "agent_traj"
 
@@ -85,18 +85,24 @@ def repo_of(case, folder):
     return case.get("source", {}).get("repo") or "%s/%s" % (folder, case["id"])
 
 
-def rows_for_fit(shared, binary, work, with_traj=False):
+def rows_for_fit(shared, binary, work, with_traj=False, with_written=False):
     """[(case id, folder, [feature names], 1 if claim else 0, repo)]: the
     train split of agent_turns, the written development cases and our own
     spec-form sentences; with_traj, our labels of agent_traj too (off by
-    default: they are the held-out measure of that style, agent_turns.py)."""
+    default: they are the held-out measure of that style, agent_turns.py);
+    with_written, the claim labels of our written development sets (off by
+    default: measured and not kept, rules/QUALITY.md)."""
     rows = []
     sources = [(folder, data.load_folder(shared, folder, binary, work)) for folder in data.FOLDERS]
     sources.append(("cases", data.load_dev_cases(shared, binary, work)))
     sources.append(("spec_forms", data.load_spec_forms(shared, binary, work)))
+    if with_written:
+        sources.append(("written", data.load_written(shared, binary, work)))
     for folder, cases in sources:
         for case, judged, sentences in cases:
-            if case.get("split", "train") != "train" or judged is None:
+            # The written sets are development sets as a whole (their own
+            # "split" names the set, not a train / validation split).
+            if judged is None or (folder != "written" and case.get("split", "train") != "train"):
                 continue
             rows += weighed_rows(case["id"], folder, repo_of(case, folder), sentences)
     if not with_traj:
@@ -357,6 +363,9 @@ def main():
     ap.add_argument("--errors", action="store_true", help="with --cv-turns: list the wrong held-out turns")
     ap.add_argument("--with-traj", action="store_true",
                     help="fit on our agent_traj labels too (they then stop measuring; rules/QUALITY.md)")
+    ap.add_argument("--with-written", action="store_true",
+                    help="fit on the claim labels of our written development sets too (each set's claims.jsonl; "
+                         "measured and not kept: rules/QUALITY.md)")
     args = ap.parse_args()
     if not os.path.isdir(data.corpus_root(args.shared)):
         print("fit_scorer: %s not found: the corpora live beside the project" % data.corpus_root(args.shared))
@@ -364,7 +373,7 @@ def main():
     tmp = tempfile.TemporaryDirectory()
     args.work = args.work or tmp.name
     os.makedirs(args.work, exist_ok=True)
-    rows = rows_for_fit(args.shared, args.bin, args.work, args.with_traj)
+    rows = rows_for_fit(args.shared, args.bin, args.work, args.with_traj, args.with_written)
     prior = load_prior(PRIOR)
     if args.cv_turns:
         return cv_turns(args, rows, prior)

@@ -10,7 +10,10 @@ folder's README): `written_dev`, `written_dev2` and `written_dev3` have since be
 turn by turn to find what the gate misses, so their figures are
 development figures; `written_heldout` and `written_heldout2` are a
 measure only, and --misses refuses to list their turns, so reading them
-cannot turn them into development sets by accident. No fit reads any.
+cannot turn them into development sets by accident. The committed fit
+reads none; the development sets' claims.jsonl (each final message's claim
+sentences, labelled by the spec) is there for `fit_scorer.py
+--with-written`, measured and not kept (rules/QUALITY.md).
 
 Each set is rendered with ../shared/tools/casegen.py (the tool the labelled
 cases use) and judged by `causegate eval`, the hook's own gate. Prints
