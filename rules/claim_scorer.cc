@@ -425,9 +425,20 @@ ClaimScore WeighClause(const RuleSet& rules, const ClaimScorer& scorer, std::str
   if (place.after_cause_lead_in) Add(&out.features, "section:after-cause-lead-in", scorer);
   if (place.in_cause_row) Add(&out.features, "section:cause-row", scorer);
   // A colon before a list leads in to it ("It fails because:"); a colon
-  // before a code block or quote opens what shows the statement ("... so
-  // the norm blew up:" and the log lines). They weigh apart.
-  if (EndsWithColon(masked)) Add(&out.features, place.leads_list ? "ends-with-colon" : "colon-before-block", scorer);
+  // before a code block or quote opens what shows the statement. They weigh
+  // apart, and a colon before a block weighs only where no causal
+  // connective stands before it: "Error message when uv is missing:" leads
+  // in to the block, while "... so the norm blew up:" is a claim that then
+  // shows its log lines (spec section 2 knows no colon; on train, the
+  // sentences before a block with a cue that were no claim carried a plan,
+  // a rationale or the agent's own change, which weigh on their own).
+  if (EndsWithColon(masked)) {
+    if (place.leads_list) {
+      Add(&out.features, "ends-with-colon", scorer);
+    } else if (cues == 0) {
+      Add(&out.features, "colon-before-block", scorer);
+    }
+  }
 
   out.rule = clause_hits.First(RuleKind::kClaim) >= 0 ? clause_hits.First(RuleKind::kClaim) : feature_rule;
   if (out.rule < 0) out.rule = whole.claim_rule;

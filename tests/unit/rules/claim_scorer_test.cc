@@ -170,7 +170,10 @@ TEST_CASE("Scorer: a lead-in that gives the cause, and a table row labelled Caus
   // A colon before a code block opens what shows the statement: no lead-in.
   const Message block = ParseMessage("The norm blew up after warmup:\n\n```\nstep 11237 | grad_norm inf\n```\n");
   CHECK_FALSE(MessagePlaces(rules, block).Of(block.sentences[0]).leads_list);
-  CHECK(HasFeature(Score("The norm blew up after warmup because nothing clipped it:"), "colon-before-block"));
+  // It weighs where no connective stands before it (a label over the
+  // block); a claim that then shows its log lines is weighed as a claim.
+  CHECK(HasFeature(Score("Error message when the tool is missing:"), "colon-before-block"));
+  CHECK_FALSE(HasFeature(Score("The norm blew up after warmup because nothing clipped it:"), "colon-before-block"));
   const Message plain = ParseMessage("Changes in this pass:\n\n- the image tag is bumped\n");
   CHECK_FALSE(MessagePlaces(rules, plain).Of(plain.sentences[1]).after_cause_lead_in);
   // A hedged or questioning lead-in introduces hypotheses, not causes; a
