@@ -100,12 +100,14 @@ void NameStdin(const std::string& temp, batch::CheckResults* results) {
     rename(&f.path);
     rename(&f.error);
   }
-  // Each turn kept whole from here on: its compact record (what check
-  // keeps of a spilled turn, TurnRecord::Compact) with its object renamed.
+  // Each turn kept whole from here on, with its object renamed: the whole
+  // record, not the compact one check keeps beside a spilled object, since
+  // a record with no spill is read as it is (TurnRecord::Full) and the html
+  // report shows the final message and the nearest tool lines from it.
+  // A transcript on stdin is one file; its records fit in memory.
   batch::TurnList named;
   for (std::size_t i = 0; i < results->turns.size(); ++i) {
     batch::TurnRecord t = results->turns[i];
-    t.Compact();
     rename(&t.file);
     if (t.json_spill.file != nullptr) {
       std::string object;

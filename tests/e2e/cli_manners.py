@@ -22,6 +22,8 @@ import sys
 
 PROMPT = "why did the nightly build fail?"
 CLAIM = "The cache zorched the linker."
+# The claim of examples/transcripts/export-blocked.jsonl.
+EXPORT_CLAIM = "the log rotation job deleted the staging folder"
 ESC = "\x1b["
 
 PACK = {"format": "causegate-pack/1", "pack": "custom", "version": "1", "lang": "en", "rules": [
@@ -148,6 +150,15 @@ def main():
     text = open(blocked, encoding="utf-8").read()
     p = run(["check", "-"], text)
     c.check(p.returncode == 1 and p.stdout.startswith("-:") and "1 blocked" in p.stdout, "5. check -: %r" % p.stdout)
+    # The html report of a transcript on stdin shows what the file's shows:
+    # the final message and the tool lines nearest the claim.
+    by_path = run(["check", "--format", "html", blocked])
+    by_dash = run(["check", "--format", "html", "-"], text)
+    c.check(by_dash.returncode == by_path.returncode == 1 and EXPORT_CLAIM in by_dash.stdout and
+            by_dash.stdout.count(EXPORT_CLAIM) == by_path.stdout.count(EXPORT_CLAIM) and
+            ("nearest lines" in by_dash.stdout) == ("nearest lines" in by_path.stdout),
+            "5. check - --format html shows the final message: %d of %d" %
+            (by_dash.stdout.count(EXPORT_CLAIM), by_path.stdout.count(EXPORT_CLAIM)))
     p = run(["check", "--format", "json", "-", allowed], text)
     files = [f["path"] for f in json.loads(p.stdout)["files"]] if p.returncode in (0, 1) and p.stdout else []
     c.check("-" in files and len(files) == 2, "5. check - FILE: files %r" % files)
