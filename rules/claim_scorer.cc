@@ -200,7 +200,8 @@ MessagePlaces::MessagePlaces(const RuleSet& rules, const Message& message)
       first_sentence_(message.units.size(), -1),
       last_sentence_(message.units.size(), -1),
       cause_rule_(message.units.size(), -1),
-      leads_list_(message.units.size(), false) {
+      leads_list_(message.units.size(), false),
+      labels_cells_(message.units.size(), false) {
   const std::size_t units = message.units.size();
   for (const Unit& unit : message.units) {
     if (unit.kind == UnitKind::kListItem && unit.lead_in >= 0 && static_cast<std::size_t>(unit.lead_in) < units) {
@@ -218,7 +219,8 @@ MessagePlaces::MessagePlaces(const RuleSet& rules, const Message& message)
   auto sentence_rule = [&](int sentence) {
     return sentence < 0 ? -1 : CauseNamingRule(rules, message.sentences[static_cast<std::size_t>(sentence)].masked);
   };
-  for (const Unit& unit : message.units) {
+  for (std::size_t k = 0; k < units; ++k) {
+    const Unit& unit = message.units[k];
     if (unit.heading >= 0 && static_cast<std::size_t>(unit.heading) < units && !read[static_cast<std::size_t>(unit.heading)]) {
       const auto h = static_cast<std::size_t>(unit.heading);
       read[h] = true;
@@ -239,8 +241,10 @@ MessagePlaces::MessagePlaces(const RuleSet& rules, const Message& message)
     // A row's label and a column's header are read alike: a short cell
     // whose first sentence names a cause.
     for (const int label : {unit.row_start, unit.column_head}) {
-      if (label < 0 || static_cast<std::size_t>(label) >= units || read[static_cast<std::size_t>(label)]) continue;
+      if (label < 0 || static_cast<std::size_t>(label) >= units) continue;
       const auto r = static_cast<std::size_t>(label);
+      if (r != k) labels_cells_[r] = true;
+      if (read[r]) continue;
       read[r] = true;
       const int first = first_sentence_[r];
       if (first >= 0 && message.sentences[static_cast<std::size_t>(first)].masked.size() <= kMaxRowLabelBytes) {
@@ -270,6 +274,7 @@ SentencePlace MessagePlaces::Of(const Sentence& sentence) const {
     place.rule = cause_rule_[static_cast<std::size_t>(unit.lead_in)];
   }
   if (unit.kind == UnitKind::kTableCell) {
+    place.labels_cause_cells = labels_cells_[u] && cause_rule_[u] >= 0;
     for (const int label : {unit.row_start, unit.column_head}) {
       if (label < 0 || label == sentence.unit || cause_rule_[static_cast<std::size_t>(label)] < 0) continue;
       place.in_cause_row = true;
@@ -455,6 +460,8 @@ ClaimScore WeighClause(const RuleSet& rules, const ClaimScorer& scorer, std::str
     out.claim = true;
   } else if (place.unit == UnitKind::kHeading) {
     out.overruled = "heading";
+  } else if (place.labels_cause_cells) {
+    out.overruled = "label cell";
   } else if (!diagnosis && !whole.names_failure()) {
     out.overruled = "no diagnosis and no failure named";
   } else {

@@ -94,6 +94,10 @@ struct SentencePlace {
   bool in_cause_row = false;               // a table cell whose row label or column header names a cause
   bool first_in_unit = false;              // the unit's first sentence
   bool leads_list = false;                 // the last sentence of a unit a list follows ("... because:")
+  // A table cell that labels other cells with a cause ("| Root cause | X |",
+  // a "Cause" column's header): like a heading, no claim by itself; the
+  // cells it labels are read as its line ("Root cause: X", spec section 2).
+  bool labels_cause_cells = false;
   int rule = -1;  // the rule that made the heading, lead-in or label name a cause
   // For a cell in a cause row or column: the label cell's text. The cell is
   // read as that label's line ("| Cause | X |" as "Cause: X", spec section
@@ -127,6 +131,7 @@ class MessagePlaces {
   // label (its first sentence, short); -1 when it does not or is none.
   std::vector<int> cause_rule_;
   std::vector<bool> leads_list_;  // per unit: a list item follows it as its lead-in
+  std::vector<bool> labels_cells_;  // per unit: a row label or column head of other cells
 };
 
 // Scores one masked sentence. whole is ClassifySentence of the whole

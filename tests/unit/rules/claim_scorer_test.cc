@@ -267,6 +267,17 @@ TEST_CASE("Scorer: a cell under a cause label is read as the label's line") {
   CHECK_FALSE(ScoreCell("| Item | Value |\n|---|---|\n| Cause | unknown so far |\n", "unknown so far").claim);
   CHECK_FALSE(ScoreCell("| Item | Value |\n|---|---|\n| Cause | x |\n| Fix | renew the registry token |\n",
                         "renew the registry token").claim);
+  // The label cell itself is no claim, as a heading is none: the cell it
+  // labels carries the claim (a reason would list "Root cause" otherwise).
+  const ClaimScore label = ScoreCell("| Item | Value |\n|---|---|\n| Root cause | the registry token expired |\n", "Root cause");
+  CHECK_FALSE(label.claim);
+  CHECK(label.overruled == "label cell");
+  const ClaimScore head = ScoreCell("| Symptom | Root cause |\n|---|---|\n| pulls fail | the registry token expired |\n",
+                                    "Root cause");
+  CHECK_FALSE(head.claim);
+  // A lone cell labels nothing: it is weighed as any cell.
+  CHECK(ScoreCell("| Root cause: the registry token expired |\n|---|\n", "Root cause: the registry token expired")
+            .overruled.empty());
 }
 
 TEST_CASE("Scorer: a claim form without a connective is scored (identification, label, discovery)") {
