@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "rules/embedded.h"
+
 namespace causegate::rules {
 namespace {
 
@@ -92,6 +94,72 @@ TEST_CASE("LoadPacks adds packs from a folder and replaces a default of the same
   CHECK_THAT(s.message(), Catch::Contains("broken.json:1:2: invalid JSON"));
   CHECK_FALSE(LoadPacks((dir / "missing").string(), &packs).ok());
   std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace causegate::rules
+
+namespace causegate::rules {
+namespace {
+
+// The packs compiled in are read by simdjson at every hook call and by
+// nlohmann when linted: both readings must build the same pack.
+TEST_CASE("Packs: the trusted reading of a built-in pack equals the full one") {
+  int packs = 0;
+  for (std::size_t i = 0; i < embedded::kFileCount; ++i) {
+    const EmbeddedFile& f = embedded::kFiles[i];
+    if (f.name.size() < 5 || f.name.substr(f.name.size() - 5) != ".json") continue;
+    INFO(f.name);
+    const std::string file = std::string(kBuiltinPrefix) + std::string(f.name);
+    const PackReading fast = ReadPack(f.contents, file, PackCheck::kTrusted);
+    const PackReading full = ReadPack(f.contents, file, PackCheck::kFull);
+    REQUIRE(fast.problems.empty());
+    REQUIRE(full.problems.empty());
+    CHECK(fast.positions == nullptr);  // the fast reading scanned no positions
+    CHECK(fast.entries == full.entries);
+    CHECK(fast.entry_of == full.entry_of);
+    CHECK(fast.pack.name == full.pack.name);
+    CHECK(fast.pack.version == full.pack.version);
+    CHECK(fast.pack.lang == full.pack.lang);
+    CHECK(fast.pack.description == full.pack.description);
+    CHECK(fast.pack.file == full.pack.file);
+    REQUIRE(fast.pack.rules.size() == full.pack.rules.size());
+    for (std::size_t k = 0; k < fast.pack.rules.size(); ++k) {
+      const Rule& a = fast.pack.rules[k];
+      const Rule& b = full.pack.rules[k];
+      INFO(b.id);
+      CHECK(a.id == b.id);
+      CHECK(a.kind == b.kind);
+      CHECK(a.pattern == b.pattern);
+      CHECK(a.description == b.description);
+      CHECK(a.note == b.note);
+      CHECK(a.tag == b.tag);
+      CHECK(a.must_match == b.must_match);
+      CHECK(a.must_not_match == b.must_not_match);
+      CHECK(a.pack == b.pack);
+      CHECK(a.file == b.file);
+      CHECK(a.line == b.line);
+      CHECK(a.column == b.column);
+    }
+    ++packs;
+  }
+  CHECK(packs >= 4);
+}
+
+// Anything that is not a clean pack is read the slow way, which names it.
+TEST_CASE("Packs: a trusted pack with a problem is still reported where it is") {
+  const std::string text =
+      "{\n \"format\": \"causegate-pack/1\", \"pack\": \"t\", \"version\": \"1\",\n"
+      " \"rules\": [\n  {\"id\": \"t.a\", \"kind\": \"claim\", \"pattern\": \"x\"},\n"
+      "  {\"id\": \"t.b\", \"kind\": \"clam\", \"pattern\": \"y\"},\n"
+      "  {\"id\": \"t.c\", \"kind\": \"claim\", \"pattern\": \"z\", \"pattern\": \"w\"}\n ]\n}\n";
+  const PackReading r = ReadPack(text, "t.json", PackCheck::kTrusted);
+  REQUIRE_FALSE(r.problems.empty());
+  CHECK(r.problems.front().rule == "t.b");
+  CHECK(r.problems.front().line == 5);
+  CHECK(r.problems.front().what.find("unknown kind") != std::string::npos);
+  // The rules without a problem still load, as before.
+  CHECK(r.pack.rules.size() == 2);
 }
 
 }  // namespace
