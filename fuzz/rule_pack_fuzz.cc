@@ -3,7 +3,8 @@
 // crash or stall the gate. The budget is tiny (64 KiB of RE2 memory per
 // rule, 64 rules), so patterns past it take the refusal path; a pack that
 // compiles is matched against its own examples and a fixed sentence on
-// every target.
+// every target. The trusted reading (what the hook uses for the packs
+// compiled in) is read too, and must agree with the full one.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -21,8 +22,21 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  // The trusted reading (simdjson first, the packs compiled in) must build
+  // what the full one builds whenever the full one finds nothing wrong.
+  const rules::PackReading trusted =
+      rules::ReadPack(causegate::fuzz::AsText(data, size), "fuzz.json", rules::PackCheck::kTrusted);
   rules::Pack pack;
   if (!rules::ParsePack(causegate::fuzz::AsText(data, size), "fuzz.json", &pack).ok()) return 0;
+  if (trusted.pack.rules.size() != pack.rules.size()) __builtin_trap();
+  for (std::size_t i = 0; i < pack.rules.size(); ++i) {
+    const rules::Rule& a = trusted.pack.rules[i];
+    const rules::Rule& b = pack.rules[i];
+    if (a.id != b.id || a.kind != b.kind || a.pattern != b.pattern || a.tag != b.tag || a.line != b.line ||
+        a.must_match != b.must_match || a.must_not_match != b.must_not_match) {
+      __builtin_trap();
+    }
+  }
   rules::CompileOptions options;
   options.max_mem_per_rule = 64 << 10;
   options.max_rules = 64;
