@@ -6,9 +6,9 @@
 // (nlohmann keeps no positions), resumed rule after rule; where a problem
 // is comes from JsonPositions, a second scan made for a user's pack and,
 // for the packs compiled in, only when there is a problem to locate. The
-// packs compiled in are read by simdjson first (FastReadTrusted: a hook
-// call reads them at every stop), and the slow reading only when that
-// one gives up; tests/unit/rules/pack_test.cc checks both build the same.
+// packs compiled in are read by simdjson first (rules/pack_trusted_read.h:
+// a hook call reads them at every stop), and this reading only when that
+// one gives up.
 #include "rules/pack.h"
 
 #include <algorithm>
@@ -18,14 +18,15 @@
 #include <fstream>
 #include <functional>
 #include <unordered_map>
-#include <unordered_set>
 
 #include <nlohmann/json.hpp>
-#include <simdjson.h>
 
 #include "evidence/limits.h"
 #include "evidence/text_fold.h"
 #include "rules/embedded.h"
+#include "rules/pack_format.h"
+#include "rules/pack_id_position.h"
+#include "rules/pack_trusted_read.h"
 
 namespace causegate::rules {
 namespace {
@@ -41,42 +42,6 @@ constexpr std::array<const char*, kRuleKindCount> kKindNames = {
     "negation",    "uncertainty", "rationale",       "diagnostic-prompt",
     "failure-word", "evidence-marker", "step",       "symptom",
     "feature"};
-
-constexpr std::array<const char*, 8> kRuleFields = {"id",   "kind", "pattern", "description",
-                                                    "note", "tag",  "match",   "no_match"};
-constexpr std::array<const char*, 6> kPackFields = {"format", "pack", "version", "lang", "description", "rules"};
-
-// Where PositionOfId has looked so far: rules come in file order, so each
-// search and each line and column count resumes where the previous one
-// stopped (counting from the top, or from the start of the line in a pack
-// written on one line, for every rule made loading quadratic).
-struct IdCursor {
-  explicit IdCursor(std::string_view text) : counted(text) {}
-  std::size_t from = 0;     // search for the next id from here
-  PositionCounter counted;  // of the ids found so far
-};
-
-// Line and column of the first `"id": "<id>"` in text at or after
-// cursor->from; {0, 0} if absent.
-TextPosition PositionOfId(std::string_view text, const std::string& id, IdCursor* cursor) {
-  const std::string needle = "\"" + id + "\"";
-  std::size_t pos = cursor->from;
-  while ((pos = text.find(needle, pos)) != std::string_view::npos) {
-    // Accept only when this string is the value of an "id" key.
-    std::size_t k = pos;
-    while (k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\n' || text[k - 1] == '\r')) --k;
-    if (k > 0 && text[k - 1] == ':') {
-      std::size_t key_end = k - 1;
-      while (key_end > 0 && text[key_end - 1] != '"') --key_end;
-      if (key_end >= 4 && text.substr(key_end - 4, 4) == "\"id\"") {
-        cursor->from = pos + needle.size();
-        return cursor->counted.At(pos);
-      }
-    }
-    pos += needle.size();
-  }
-  return {};
-}
 
 std::size_t EditDistance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -148,8 +113,7 @@ void ParseRule(const json& value, Rule* rule, std::vector<FieldProblem>* problem
     return;
   }
   for (const auto& [key, unused] : value.items()) {
-    if (std::find_if(kRuleFields.begin(), kRuleFields.end(), [&key = key](const char* f) { return key == f; }) ==
-        kRuleFields.end()) {
+    if (!IsFormatField(key, kRuleFields)) {
       problems->push_back({JsonPointerToken(key), "unknown field \"" + key + "\"" + DidYouMean(key, kRuleFields)});
     }
   }
@@ -212,15 +176,14 @@ std::string Place(const std::string& file, int line, int column) {
 bool ReadPackFields(const json& doc, const std::function<void(const std::string&, std::string)>& problem,
                     Pack* pack) {
   for (const auto& [key, unused] : doc.items()) {
-    if (std::find_if(kPackFields.begin(), kPackFields.end(), [&key = key](const char* f) { return key == f; }) ==
-        kPackFields.end()) {
+    if (!IsFormatField(key, kPackFields)) {
       problem("/" + JsonPointerToken(key), "unknown field \"" + key + "\"" + DidYouMean(key, kPackFields));
     }
   }
   const auto at = [&](const char* field) { return doc.contains(field) ? std::string("/") + field : std::string(); };
   const auto format = doc.find("format");
-  if (format == doc.end() || *format != "causegate-pack/1") {
-    problem(at("format"), "\"format\" must be \"causegate-pack/1\"");
+  if (format == doc.end() || *format != kPackFormat) {
+    problem(at("format"), "\"format\" must be \"" + std::string(kPackFormat) + "\"");
   }
   for (const char* field : {"pack", "version"}) {
     const auto it = doc.find(field);
@@ -232,7 +195,7 @@ bool ReadPackFields(const json& doc, const std::function<void(const std::string&
   }
   pack->lang = "any";
   if (const auto lang = doc.find("lang"); lang != doc.end()) {
-    if (!lang->is_string() || (*lang != "en" && *lang != "zh" && *lang != "any")) {
+    if (!lang->is_string() || !IsPackLang(lang->get<std::string>())) {
       problem("/lang", "\"lang\" must be \"en\", \"zh\" or \"any\"");
     } else {
       pack->lang = lang->get<std::string>();
@@ -250,100 +213,6 @@ bool ReadPackFields(const json& doc, const std::function<void(const std::string&
     problem(at("rules"), "\"rules\" must be an array");
     return false;
   }
-  return true;
-}
-
-// The packs compiled in, read by simdjson: a hook call reads them at every
-// stop, and nlohmann's parser and DOM were a fifth of a cold call (14.6 M
-// of 104.7 M instructions, bench/RESULTS.md finding 13). Builds the pack
-// ReadPack's own reading would, or gives up at the first thing that is not
-// a clean pack (a missing or unknown field, a key written twice, a
-// duplicate id, ...), and ReadPack then reads the text as before, which
-// says what is wrong and where. The built-in packs are linted by the
-// tests, so a hook call never gives up.
-bool FastReadTrusted(std::string_view json_text, const std::string& file, PackReading* r) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element doc;
-  if (parser.parse(json_text.data(), json_text.size()).get(doc) != simdjson::SUCCESS) return false;
-  simdjson::dom::object top;
-  if (doc.get_object().get(top) != simdjson::SUCCESS) return false;
-  auto known = [](std::string_view key, const auto& fields) {
-    return std::find_if(fields.begin(), fields.end(), [key](const char* f) { return key == f; }) != fields.end();
-  };
-  // Every key known and none written twice (nlohmann keeps the last, the
-  // slow reading reports it).
-  auto clean_keys = [&known](simdjson::dom::object object, const auto& fields) {
-    std::unordered_set<std::string_view> seen;
-    for (const auto field : object) {
-      if (!known(field.key, fields) || !seen.insert(field.key).second) return false;
-    }
-    return true;
-  };
-  auto string_field = [](simdjson::dom::object object, const char* key, std::string* out) {
-    simdjson::dom::element e;
-    if (object.at_key(key).get(e) != simdjson::SUCCESS) return true;  // absent
-    std::string_view text;
-    if (e.get_string().get(text) != simdjson::SUCCESS) return false;
-    *out = std::string(text);
-    return true;
-  };
-  auto string_array = [](simdjson::dom::object object, const char* key, std::vector<std::string>* out) {
-    simdjson::dom::element e;
-    if (object.at_key(key).get(e) != simdjson::SUCCESS) return true;  // absent
-    simdjson::dom::array items;
-    if (e.get_array().get(items) != simdjson::SUCCESS) return false;
-    for (const simdjson::dom::element item : items) {
-      std::string_view text;
-      if (item.get_string().get(text) != simdjson::SUCCESS) return false;
-      out->emplace_back(text);
-    }
-    return true;
-  };
-  if (!clean_keys(top, kPackFields)) return false;
-  std::string format;
-  Pack& pack = r->pack;
-  if (!string_field(top, "format", &format) || format != "causegate-pack/1") return false;
-  if (!string_field(top, "pack", &pack.name) || pack.name.empty()) return false;
-  if (!string_field(top, "version", &pack.version) || pack.version.empty()) return false;
-  pack.lang = "any";
-  if (!string_field(top, "lang", &pack.lang) || (pack.lang != "en" && pack.lang != "zh" && pack.lang != "any")) {
-    return false;
-  }
-  if (!string_field(top, "description", &pack.description)) return false;
-  simdjson::dom::array rules;
-  if (top.at_key("rules").get_array().get(rules) != simdjson::SUCCESS) return false;
-
-  IdCursor cursor(json_text);
-  std::unordered_set<std::string> ids;
-  std::size_t entry = 0;
-  for (const simdjson::dom::element item : rules) {
-    simdjson::dom::object object;
-    if (item.get_object().get(object) != simdjson::SUCCESS || !clean_keys(object, kRuleFields)) return false;
-    Rule rule;
-    std::string kind;
-    if (!string_field(object, "id", &rule.id) || rule.id.empty() || !string_field(object, "kind", &kind) ||
-        !ParseRuleKind(kind, &rule.kind) || !string_field(object, "pattern", &rule.pattern) || rule.pattern.empty() ||
-        !string_field(object, "description", &rule.description) || !string_field(object, "note", &rule.note) ||
-        !string_field(object, "tag", &rule.tag) || !string_array(object, "match", &rule.must_match) ||
-        !string_array(object, "no_match", &rule.must_not_match)) {
-      return false;
-    }
-    if (rule.kind == RuleKind::kFeature && rule.tag.empty()) return false;
-    if (!ids.insert(rule.id).second) return false;
-    if (pack.lang == "zh") {
-      for (const std::string& example : rule.must_match) {
-        if (evidence::CountHan(example) == 0) return false;
-      }
-    }
-    const TextPosition id_at = PositionOfId(json_text, rule.id, &cursor);
-    rule.line = id_at.line;
-    rule.column = id_at.column;
-    rule.pack = pack.name;
-    rule.file = file;
-    pack.rules.push_back(std::move(rule));
-    r->entry_of.push_back(entry++);
-  }
-  r->entries = entry;
   return true;
 }
 
@@ -415,8 +284,7 @@ PackReading ReadPack(std::string_view json_text, const std::string& file, PackCh
   }
   if (check == PackCheck::kTrusted) {
     PackReading fast;
-    fast.pack.file = file;
-    if (FastReadTrusted(json_text, file, &fast)) return fast;
+    if (ReadTrustedPack(json_text, file, &fast)) return fast;
   }
   json doc;
   try {
