@@ -75,6 +75,15 @@ TEST_CASE("Diagnostic prompts") {
       {"users can't log in since this morning", true},
       {"CI 又红了", true},
       {"SSO 用户登录不了", true},
+      // A malfunction told as a state, a loss or a change.
+      {"the nightly export is empty again", true},
+      {"the numbers in the report don't add up", true},
+      {"this used to work yesterday", true},
+      {"the webhook never fires for refunds", true},
+      {"定时任务昨晚没跑", true},
+      {"导出的文件是空的", true},
+      {"add a placeholder for when the list is empty", false},
+      {"don't use tabs in the YAML files", false},
       // A "why" about how the code is built asks for no diagnosis, unless a
       // symptom comes with it.
       {"why is the cache keyed on the user id?", false},
