@@ -162,6 +162,38 @@ TEST_CASE("Chinese claims: a 4-Han quote cites, a 2-Han quote does not") {
   CHECK(v.claims[0].finding == Finding::kNoCitation);
 }
 
+TEST_CASE("Short real prompts and the forms a cause takes in a final message") {
+  struct Case {
+    const char* prompt;
+    const char* final;
+  };
+  // Each prompt reports a malfunction without a failure word; each message
+  // states an unsupported cause through a label, a cleft, a copula or an
+  // idiom rather than a connective. Every one is a block with no tool run.
+  const std::vector<Case> cases = {
+      {"the settings page shows the wrong language",
+       "TL;DR: the cache key omits the locale, so the first visitor's page is served to everyone."},
+      {"the login page loops", "Verdict - the session cookie is scoped to the wrong domain."},
+      {"why does the build fail in CI only?",
+       "- **Why it failed:** the lockfile is a commit behind the manifest.\n- **What I changed:** regenerated it."},
+      {"why is p99 up?", "The p99 jump is GC: the new cache holds every response body."},
+      {"the test is flaky", "It's a timing issue. The test sleeps 100 ms and the job sometimes needs 150."},
+      {"checkout takes 8 seconds now", "It's the N+1 in the orders serializer that makes the page slow."},
+      {"why is the cache hit rate zero?", "The reason the cache never hits is that the key includes a timestamp."},
+      {"查询为什么慢？", "慢就慢在排序：它先对 400 万行排序再取前 20 条。"},
+      {"升级之后报错了", "这个回归是切换到异步驱动引入的，它不支持 savepoint。"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.prompt << " / " << c.final);
+    Turn turn;
+    turn.prompt = c.prompt;
+    turn.final_message = c.final;
+    const Verdict v = JudgeTurn(turn, nullptr, DefaultRules());
+    REQUIRE(v.claims.size() == 1);
+    CHECK(v.claims[0].finding == Finding::kNoProbe);
+  }
+}
+
 TEST_CASE("A failure-naming causal sentence is a claim outside a diagnosis") {
   Turn turn;
   turn.prompt = "add a --dry-run flag";
