@@ -90,6 +90,23 @@ bool CarriesClaim(const RuleSet& rules, const Hits& hits) {
   return false;
 }
 
+// The claim form of hits with the largest weight, the first in pack order
+// among equals; -1 when none matched.
+int StrongestForm(const RuleSet& rules, const Hits& hits, const ClaimScorer& scorer) {
+  int best = -1;
+  double best_weight = 0;
+  for (const int r : hits.rules) {
+    const Rule& rule = rules.rule(r);
+    if (!IsClaimForm(rule)) continue;
+    const double w = scorer.Weight("feature:" + rule.tag);
+    if (best < 0 || w > best_weight) {
+      best = r;
+      best_weight = w;
+    }
+  }
+  return best;
+}
+
 void Add(std::vector<FeatureWeight>* out, std::string name, const ClaimScorer& scorer) {
   for (const FeatureWeight& f : *out) {
     if (f.feature == name) return;
@@ -372,7 +389,11 @@ ClaimScore WeighClause(const RuleSet& rules, const ClaimScorer& scorer, std::str
   // summing the views let three of them outweigh the hedge of "This
   // suggests the issue is in the ORM".
   // Forms are counted by tag: en and zh both tag an arrow chain
-  // form.arrow-chain, and one chain matched by both is one form.
+  // form.arrow-chain, and one chain matched by both is one form. The form
+  // that weighs is the strongest, not the first in pack order: "问题定位到了：
+  // X 没有配置" is a discovery and a defect, and the defect, listed first,
+  // weighed for both.
+  feature_rule = StrongestForm(rules, clause_hits, scorer);
   for (const int r : clause_hits.rules) {
     const Rule& rule = rules.rule(r);
     if (rule.kind != RuleKind::kFeature || IsReadElsewhere(rule) || IsTrait(rule)) continue;
@@ -381,12 +402,9 @@ ClaimScore WeighClause(const RuleSet& rules, const ClaimScorer& scorer, std::str
       force_rule = r;
     }
     if (rule.tag == kForceExemptTag) out.overruled = "forced exempt (" + rule.id + ")";
-    if (IsClaimForm(rule)) {
-      if (feature_rule >= 0) {
-        if (rule.tag != rules.rule(feature_rule).tag) Add(&out.features, "forms:2+", scorer);
-        continue;
-      }
-      feature_rule = r;
+    if (IsClaimForm(rule) && r != feature_rule) {
+      if (rule.tag != rules.rule(feature_rule).tag) Add(&out.features, "forms:2+", scorer);
+      continue;
     }
     Add(&out.features, "feature:" + rule.tag, scorer);
   }

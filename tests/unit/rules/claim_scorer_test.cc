@@ -80,6 +80,13 @@ TEST_CASE("Scorer: several claim forms in one clause weigh as one, so they canno
   const ClaimScore chain = Score("请求链路：网关 → 鉴权服务 → 订单服务，最后写入数据库。");
   CHECK(HasFeature(chain, "feature:form.arrow-chain"));
   CHECK_FALSE(HasFeature(chain, "forms:2+"));
+  // The form that weighs is the strongest of those matched, not the first
+  // the packs list: a discovery over the defect it found.
+  const ClaimScore found = Score("问题定位到了：环境变量 DATABASE_URL 在生产环境没有配置。");
+  CHECK(HasFeature(found, "feature:form.discovery"));
+  CHECK_FALSE(HasFeature(found, "feature:form.defect"));
+  CHECK(HasFeature(found, "forms:2+"));
+  CHECK(found.claim);
 }
 
 TEST_CASE("Scorer: hard rules outside the weights") {
