@@ -53,18 +53,6 @@ class FormulaBuilder {
   static Info Any() { return Info{}; }
   static Info Matching(int node) { return Info{false, {}, node}; }
 
-  int AtomNode(const std::string& atom) {
-    auto it = f_.atom_nodes_.find(atom);
-    if (it != f_.atom_nodes_.end()) return it->second;
-    f_.atoms_.push_back(atom);
-    Node n;
-    n.atom = static_cast<int>(f_.atoms_.size()) - 1;
-    f_.nodes_.push_back(std::move(n));
-    const int index = static_cast<int>(f_.nodes_.size()) - 1;
-    f_.atom_nodes_.emplace(atom, index);
-    return index;
-  }
-
   int Join(Node::Op op, const std::vector<int>& parts) {
     std::vector<int> subs;
     for (const int part : parts) {
@@ -100,7 +88,7 @@ class FormulaBuilder {
       const bool implied = std::any_of(info.strings.begin(), info.strings.end(), [&](const std::string& other) {
         return other.size() < s.size() && s.find(other) != std::string::npos;
       });
-      if (!implied) atoms.push_back(AtomNode(s));
+      if (!implied) atoms.push_back(f_.AtomNode(s));
     }
     return Join(Node::Op::kOr, atoms);
   }
@@ -477,6 +465,18 @@ class FormulaBuilder {
   std::size_t pos_ = 0;
   bool failed_ = false;
 };
+
+int LiteralFilter::AtomNode(const std::string& atom) {
+  auto it = atom_nodes_.find(atom);
+  if (it != atom_nodes_.end()) return it->second;
+  atoms_.push_back(atom);
+  Node n;
+  n.atom = static_cast<int>(atoms_.size()) - 1;
+  nodes_.push_back(std::move(n));
+  const int index = static_cast<int>(nodes_.size()) - 1;
+  atom_nodes_.emplace(atom, index);
+  return index;
+}
 
 void LiteralFilter::Add(std::string_view pattern) {
   roots_.push_back(FormulaBuilder(this, pattern).Build());

@@ -5,7 +5,9 @@
 // formula is false for a text cannot match that text; one whose formula is
 // true may or may not. What the reader does not follow ends in "no
 // requirement", so an unusual pattern costs a compile, never a verdict.
-// Tests: tests/unit/rules/required_literals_test.cc.
+// The built-in packs' requirements are read when causegate is built and
+// replayed at run time (Formula, AddFormula; rules/literal_table.h).
+// Tests: tests/unit/rules/required_literals_test.cc, literal_formula_test.cc.
 #pragma once
 
 #include <string>
@@ -25,6 +27,31 @@ class LiteralFilter {
   // next index (0, 1, ...). Never fails: what it cannot read requires
   // nothing.
   void Add(std::string_view pattern);
+
+  // pattern's requirement as Add reads it, written down so that AddFormula
+  // can add it later without reading the pattern (the build does this for
+  // the built-in packs: rules/literal_table.h). It lists every atom Add
+  // makes and every node the requirement uses, in the order Add makes
+  // them, each once:
+  //
+  //   formula := "*" | event* "=" root    "*": no atom, requires nothing
+  //   event   := length ":" bytes         an atom: length bytes, any byte
+  //            | ("&" | "|") ordinal ("," ordinal)+ ";"    AND / OR
+  //   root    := ordinal | "*"            "*": requires nothing
+  //
+  // An ordinal (decimal) names an earlier event, the first being 0; a
+  // node's are ascending. "because" gives "7:because=0", and
+  // "(?:due|owing)\s+to" gives "3:due5:owing|0,1;2:to&2,3;=4". The order
+  // matters because Add's nodes list their parts in the order they were
+  // made, and so does Describe; atoms the requirement does not use are
+  // listed because they decide where a later pattern's atoms sort.
+  static std::string Formula(std::string_view pattern);
+
+  // Adds a requirement written by Formula as the next index: the same
+  // Describe and Candidates as Add of its pattern, here and for every
+  // pattern added after it, and atoms shared with the other patterns as
+  // Add shares them. A formula that does not parse requires nothing.
+  void AddFormula(std::string_view formula);
 
   // Indices of the added patterns whose requirement text meets, ascending.
   // A pattern left out cannot match text.
@@ -48,6 +75,8 @@ class LiteralFilter {
 
  private:
   friend class FormulaBuilder;
+  // The node of atom, made on first use.
+  int AtomNode(const std::string& atom);
   bool Holds(int node, std::string_view lowered, std::vector<signed char>* seen) const;
   std::string DescribeNode(int node) const;
 

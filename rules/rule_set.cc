@@ -4,6 +4,7 @@
 // bounds what one pattern can cost.
 #include "rules/rule_set.h"
 
+#include "rules/literal_table.h"
 #include "rules/required_literals.h"
 
 #include <re2/re2.h>
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 namespace causegate::rules {
@@ -209,7 +211,15 @@ void RuleSet::ChunksFor(Slot& slot, std::string_view text, std::vector<const Chu
     return;
   }
   std::call_once(slot.filter_once, [&] {
-    for (const int r : slot.rules) slot.filter.Add(rules_[static_cast<std::size_t>(r)].pattern);
+    // A built-in pattern's requirement was read at build time.
+    for (const int r : slot.rules) {
+      const std::string& pattern = rules_[static_cast<std::size_t>(r)].pattern;
+      if (const std::optional<std::string_view> formula = BuiltinFormula(pattern)) {
+        slot.filter.AddFormula(*formula);
+      } else {
+        slot.filter.Add(pattern);
+      }
+    }
   });
   std::vector<int> candidates;
   slot.filter.Candidates(text, &candidates);
