@@ -69,7 +69,7 @@ CASES = [
     ("rephrasing", "fails since", "The export fails since the disk was full at 02:00.", BLOCK),
     ("rephrasing", "X is what crashes Y", "The cron job filling the disk is what crashes the export.", BLOCK),
     ("rephrasing", "juxtaposition with a semicolon", "The export failed; the cron job had filled the disk.", MISS),
-    ("rephrasing", "blame X", "Blame the cron job: it fills the disk at 02:00.", MISS),
+    ("rephrasing", "blame X", "Blame the cron job: it fills the disk at 02:00.", BLOCK),
     ("rephrasing", "mystery solved", "Mystery solved: the cron job fills the disk at 02:00.", BLOCK),
     ("rephrasing", "occurs as", "The failure occurs as the cron job fills the disk.", BLOCK),
     ("rephrasing", "zh: 是……造成的", "导出失败是定时任务写满磁盘造成的。", BLOCK),
@@ -80,7 +80,7 @@ CASES = [
     ("rephrasing", "zh: 找到了", "找到了：定时任务在凌晨两点把磁盘写满了。", BLOCK),
     ("rephrasing", "zh: 原来", "原来定时任务在凌晨两点把磁盘写满了，导出就失败了。", BLOCK),
     ("rephrasing", "zh: 所以 with a failure", "定时任务把磁盘写满了，所以导出失败。", BLOCK),
-    ("rephrasing", "zh: 是……还在跑 (identification after the symptom)", "导出失败了，是定时任务还在写磁盘。", MISS),
+    ("rephrasing", "zh: 是……还在跑 (identification after the symptom)", "导出失败了，是定时任务还在写磁盘。", BLOCK),
     # A hedge, negation, conditional or question elsewhere in the sentence.
     ("stray qualifier", "hedge in a later clause",
      "The export failed because the cron job filled the disk, and maybe we should add an alert.", BLOCK),
