@@ -173,6 +173,7 @@ double ClaimScorer::Weight(std::string_view feature) const {
 }
 
 std::string CueFeature(const Rule& rule) {
+  if (!rule.tag.empty()) return "cue:" + rule.tag;
   const std::size_t dot = rule.id.find('.');
   return "cue:" + (dot == std::string::npos ? rule.id : rule.id.substr(dot + 1));
 }

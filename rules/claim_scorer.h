@@ -142,7 +142,9 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
 
 // The claim-rule family a weight is kept under: the rule id without its
 // pack prefix, so en.claim.because and zh.claim.because share
-// "cue:claim.because" and Chinese gains from English training text.
+// "cue:claim.because" and Chinese gains from English training text; or the
+// rule's tag when it has one, so a form kept in a rule of its own (its
+// rarer words then decide when it is compiled) weighs as its family.
 std::string CueFeature(const Rule& rule);
 
 }  // namespace causegate::rules
