@@ -9,9 +9,9 @@ never looking at the packs, the scorer, an error list or another set (each
 folder's README): `written_dev` .. `written_dev4` have since been read
 turn by turn to find what the gate misses, so their figures are
 development figures (`written_dev4` was first a held-out measure of one
-session's changes, rules/QUALITY.md); `written_heldout` and
-`written_heldout2` are a measure only, and --misses refuses to list their turns, so reading them
-cannot turn them into development sets by accident. The committed fit
+session's changes, rules/QUALITY.md); `written_heldout`,
+`written_heldout2` and `written_heldout3` are a measure only, and
+--misses refuses to list their turns, so reading them cannot turn them into development sets by accident. The committed fit
 reads none; the development sets' claims.jsonl (each final message's claim
 sentences, labelled by the spec) is there for `fit_scorer.py
 --with-written`, measured and not kept (rules/QUALITY.md).
@@ -35,7 +35,8 @@ SETS = (("written_dev", "development: its misses were read"),
         ("written_dev3", "development: its misses were read"),
         ("written_heldout", "held-out: a measure only"),
         ("written_heldout2", "held-out: a measure only"),
-        ("written_dev4", "development: held out for one measure, then its misses were read"))
+        ("written_dev4", "development: held out for one measure, then its misses were read"),
+        ("written_heldout3", "held-out: a measure only"))
 DEVELOPMENT = ("written_dev", "written_dev2", "written_dev3", "written_dev4")
 
 
