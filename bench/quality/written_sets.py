@@ -11,9 +11,9 @@ turn by turn to find what the gate misses, so their figures are
 development figures (`written_dev4` was first a held-out measure of one
 session's changes, rules/QUALITY.md); `written_heldout`,
 `written_heldout2` and `written_heldout3` are a measure only, and
---misses refuses to list their turns, so reading them cannot turn them into development sets by accident. The committed fit
-reads none; the development sets' claims.jsonl (each final message's claim
-sentences, labelled by the spec) is there for `fit_scorer.py
+--misses refuses to list their turns, so reading them cannot turn them
+into development sets by accident. The committed fit reads none; the
+development sets' claims.jsonl (each final message's claim sentences, labelled by the spec) is there for `fit_scorer.py
 --with-written`, measured and not kept (rules/QUALITY.md).
 
 Each set is rendered with ../shared/tools/casegen.py (the tool the labelled
