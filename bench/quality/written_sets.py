@@ -13,8 +13,9 @@ session's changes, rules/QUALITY.md); `written_heldout`,
 `written_heldout2` and `written_heldout3` are a measure only, and
 --misses refuses to list their turns, so reading them cannot turn them
 into development sets by accident. The committed fit reads none; the
-development sets' claims.jsonl (each final message's claim sentences, labelled by the spec) is there for `fit_scorer.py
---with-written`, measured and not kept (rules/QUALITY.md).
+development sets' claims.jsonl (each final message's claim sentences,
+labelled by the spec) is there for `fit_scorer.py --with-written`,
+measured and not kept (rules/QUALITY.md).
 
 Each set is rendered with ../shared/tools/casegen.py (the tool the labelled
 cases use) and judged by `causegate eval`, the hook's own gate. Prints
