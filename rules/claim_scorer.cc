@@ -368,7 +368,6 @@ ClaimScore WeighClause(const RuleSet& rules, const ClaimScorer& scorer, std::str
     if (CarriesClaim(rules, after) && !CarriesClaim(rules, before)) trait_hits = std::move(after);
   }
 
-  int feature_rule = -1;
   int force_rule = -1;
   // One cue family per clause, the first in pack order (the packs list the
   // specific before the general: root cause before because before acts-on),
@@ -394,7 +393,7 @@ ClaimScore WeighClause(const RuleSet& rules, const ClaimScorer& scorer, std::str
   // that weighs is the strongest, not the first in pack order: "问题定位到了：
   // X 没有配置" is a discovery and a defect, and the defect, listed first,
   // weighed for both.
-  feature_rule = StrongestForm(rules, clause_hits, scorer);
+  const int feature_rule = StrongestForm(rules, clause_hits, scorer);
   for (const int r : clause_hits.rules) {
     const Rule& rule = rules.rule(r);
     if (rule.kind != RuleKind::kFeature || IsReadElsewhere(rule) || IsTrait(rule)) continue;
