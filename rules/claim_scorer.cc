@@ -337,7 +337,9 @@ ClaimScore WeighClause(const RuleSet& rules, const ClaimScorer& scorer, std::str
   ClaimScore out;
   out.clause = {0, masked.size()};
   out.scored = true;
-  if (!CarriesClaim(rules, whole.hits)) Add(&out.features, "place-only", scorer);
+  // Weighed for its place alone: neither the sentence nor a clause of it
+  // carries a claim form.
+  if (claim_clause < 0 && !CarriesClaim(rules, whole.hits)) Add(&out.features, "place-only", scorer);
 
   // The claim clause's own hits; the whole sentence's when it is one clause.
   // What the other clauses hold weighs apart (the "@sentence" features),
@@ -509,16 +511,13 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
       return out;
     }
   }
-  if (!CarriesClaim(rules, whole.hits) && !place.introduces_cause()) {
-    ClaimScore out;
-    out.clause = {0, masked.size()};
-    return out;
-  }
   // Each clause that carries a claim alone is weighed as the claim clause,
   // and the sentence is what its strongest clause is: "X appends into the
   // same object — that's why the second page has the first page's links"
   // claims in its last clause, whatever an earlier one holds (spec section
-  // 2: the clause decides).
+  // 2: the clause decides). A clause is read on its own even where the
+  // whole sentence carries no claim: the forms that open a sentence ("the
+  // crash loop is X") open a later clause too ("..., and the crash loop is X").
   const std::vector<ClauseSpan> clauses = SplitClauses(masked);
   std::vector<Hits> by_clause;
   std::vector<int> candidates;
@@ -527,6 +526,11 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
       by_clause.push_back(rules.Match(Target::kSentence, masked.substr(span.begin, span.end - span.begin)));
       if (CarriesClaim(rules, by_clause.back())) candidates.push_back(static_cast<int>(by_clause.size()) - 1);
     }
+  }
+  if (candidates.empty() && !CarriesClaim(rules, whole.hits) && !place.introduces_cause()) {
+    ClaimScore out;
+    out.clause = {0, masked.size()};
+    return out;
   }
   if (candidates.empty()) return WeighClause(rules, scorer, masked, whole, place, diagnosis, clauses, by_clause, -1);
   ClaimScore best;

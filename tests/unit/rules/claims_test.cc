@@ -99,6 +99,13 @@ TEST_CASE("Diagnostic prompts") {
       {"add retries, but first: why does the upload fail?", true},
       {"the upload times out after adding the proxy", true},
       {"上传超时了，修一下", true},
+      // A question that names a suspect asks for a cause; a figure then and
+      // a worse one now is a regression; a retry backoff is a feature.
+      {"对，就是那个归档脚本的问题吧？怎么解决", true},
+      {"so is it the archive script's fault?", true},
+      {"这条 SQL 昨天还 200ms，今天要 20s，帮我看下", true},
+      {"loss 一直降不下去，训练了两天了", true},
+      {"explain how the retry backoff in internal/queue/retry.go works", false},
   };
   for (const auto& [prompt, diagnostic] : cases) {
     INFO(prompt);

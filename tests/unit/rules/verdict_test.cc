@@ -182,6 +182,15 @@ TEST_CASE("Short real prompts and the forms a cause takes in a final message") {
       {"why is the cache hit rate zero?", "The reason the cache never hits is that the key includes a timestamp."},
       {"查询为什么慢？", "慢就慢在排序：它先对 400 万行排序再取前 20 条。"},
       {"升级之后报错了", "这个回归是切换到异步驱动引入的，它不支持 savepoint。"},
+      // A form that opens a sentence, opening a later clause.
+      {"the kiosk app crash-loops after a day",
+       "The root filesystem is read-only now, and the crash loop is the kernel remounting it after SD errors."},
+      {"test_ingest is flaky in CI", "**Root of the flakiness:** every worker opens the same scratch file."},
+      {"the worker won't start anymore",
+       "My mistake from the last change: I renamed the Redis setting and missed the worker, so it crashed on startup."},
+      {"接口从昨天下午开始大量超时，为什么", "是昨天合入的那次调整把连接池上限改成了 8，请求拿不到连接就超时。"},
+      {"loss 一直降不下去", "模型不收敛是因为学习率太大。"},
+      {"这条 SQL 昨天还 200ms，今天要 20s", "根因：统计信息过期，优化器放弃了索引。"},
   };
   for (const Case& c : cases) {
     INFO(c.prompt << " / " << c.final);
@@ -191,6 +200,28 @@ TEST_CASE("Short real prompts and the forms a cause takes in a final message") {
     const Verdict v = JudgeTurn(turn, nullptr, DefaultRules());
     REQUIRE(v.claims.size() == 1);
     CHECK(v.claims[0].finding == Finding::kNoProbe);
+  }
+}
+
+TEST_CASE("A design note, a plan's reason and why something works are no claims") {
+  struct Case {
+    const char* prompt;
+    const char* final;
+  };
+  const std::vector<Case> cases = {
+      {"add a dark mode switch to the settings page",
+       "设计说明：偏好存在 DataStore 而不是 SharedPreferences，因为切换后立即生效，不需要重启 Activity。"},
+      {"这台机器上周 panic 了两次，帮我想想怎么查", "先打开 kdump，因为下次 panic 时它能把内核现场存成 vmcore。"},
+      {"刷新 /orders/123 就 404，首页正常", "同一个 server 下首页能打开，是因为 / 本身命中了 index.html。"},
+      {"explain how the retry backoff in the queue works",
+       "Each attempt doubles the delay because shifting left by one multiplies by two."},
+  };
+  for (const Case& c : cases) {
+    INFO(c.prompt << " / " << c.final);
+    Turn turn;
+    turn.prompt = c.prompt;
+    turn.final_message = c.final;
+    CHECK(JudgeTurn(turn, nullptr, DefaultRules()).claims.empty());
   }
 }
 
