@@ -6,13 +6,13 @@
 
 Each set was written by its own helper session from ../shared/spec alone,
 never looking at the packs, the scorer, an error list or another set (each
-folder's README): `written_dev` .. `written_dev4` have since been read
-turn by turn to find what the gate misses, so their figures are
-development figures (`written_dev4` was first a held-out measure of one
-session's changes, rules/QUALITY.md); `written_heldout`,
-`written_heldout2` and `written_heldout3` are a measure only, and
---misses refuses to list their turns, so reading them cannot turn them
-into development sets by accident. The committed fit reads none; the
+folder's README): `written_dev` .. `written_dev4`, `written_heldout2` and
+`written_heldout3` have since been read turn by turn to find what the
+gate misses, so their figures are development figures (`written_dev4`,
+`written_heldout2` and `written_heldout3` were first held-out measures of
+sessions' changes, rules/QUALITY.md); `written_heldout` and
+`written_heldout4` are a measure only, and --misses refuses to list their
+turns, so reading them cannot turn them into development sets by accident. The committed fit reads none; the
 development sets' claims.jsonl (each final message's claim sentences,
 labelled by the spec) is there for `fit_scorer.py --with-written`,
 measured and not kept (rules/QUALITY.md).
