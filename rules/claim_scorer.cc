@@ -523,7 +523,7 @@ ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::s
   std::vector<int> candidates;
   if (clauses.size() > 1) {
     for (const ClauseSpan& span : clauses) {
-      by_clause.push_back(rules.Match(Target::kSentence, masked.substr(span.begin, span.end - span.begin)));
+      by_clause.push_back(MatchSentence(rules, masked.substr(span.begin, span.end - span.begin)));
       if (CarriesClaim(rules, by_clause.back())) candidates.push_back(static_cast<int>(by_clause.size()) - 1);
     }
   }

@@ -1,10 +1,51 @@
 #include "rules/claims.h"
 
+#include <algorithm>
+#include <iterator>
+#include <vector>
+
 namespace causegate::rules {
+
+namespace {
+
+constexpr std::string_view kColon = ": ";
+constexpr std::string_view kHanColon = "：";
+
+// Where the text after the first colon starts, or npos.
+std::size_t AfterFirstColon(std::string_view text) {
+  const std::size_t ascii = text.find(kColon);
+  const std::size_t han = text.find(kHanColon);
+  if (ascii == std::string_view::npos && han == std::string_view::npos) return std::string_view::npos;
+  return ascii < han ? ascii + kColon.size() : han + kHanColon.size();
+}
+
+void AddHits(const RuleSet& rules, const Hits& more, Hits* hits) {
+  std::vector<int> merged;
+  merged.reserve(hits->rules.size() + more.rules.size());
+  std::set_union(hits->rules.begin(), hits->rules.end(), more.rules.begin(), more.rules.end(),
+                 std::back_inserter(merged));
+  hits->rules = std::move(merged);
+  hits->first.fill(-1);
+  for (const int r : hits->rules) {
+    int& first = hits->first[static_cast<std::size_t>(rules.rule(r).kind)];
+    if (first < 0) first = r;
+  }
+}
+
+}  // namespace
+
+Hits MatchSentence(const RuleSet& rules, std::string_view masked) {
+  Hits hits = rules.Match(Target::kSentence, masked);
+  const std::size_t after = AfterFirstColon(masked);
+  if (after != std::string_view::npos && after < masked.size()) {
+    AddHits(rules, rules.Match(Target::kSentence, masked.substr(after)), &hits);
+  }
+  return hits;
+}
 
 SentenceClass ClassifySentence(const RuleSet& rules, std::string_view masked) {
   SentenceClass c;
-  c.hits = rules.Match(Target::kSentence, masked);
+  c.hits = MatchSentence(rules, masked);
   c.claim_rule = c.hits.First(RuleKind::kClaim);
   c.hedge_rule = c.hits.First(RuleKind::kHedge);
   c.failure_rule = c.hits.First(RuleKind::kFailureWord);

@@ -28,7 +28,15 @@ struct SentenceClass {
   bool assertive() const { return causal() && !hedged() && exemption_rule < 0; }
 };
 
-// Classifies one masked sentence (rules/message.h) in one RE2::Set pass.
+// The rules that match a sentence or clause. The text after its first
+// colon (": " or "：") is read as opening a sentence too, so that the forms
+// read at a sentence's start hold after a lead-in ("jstat settles it: the
+// old generation is full, and each pause is a full collection", "Right,
+// that's it: it's a permissions problem"); the lead-in's own hedges and
+// negations stay in the hits and keep their hold on what follows.
+Hits MatchSentence(const RuleSet& rules, std::string_view masked);
+
+// Classifies one masked sentence (rules/message.h): MatchSentence's hits.
 SentenceClass ClassifySentence(const RuleSet& rules, std::string_view masked);
 
 // The first diagnostic-prompt rule that matches the prompt, or -1. Two

@@ -52,6 +52,22 @@ TEST_CASE("Sentences: assertive, hedged, exempt, not causal (en and zh)") {
   }
 }
 
+TEST_CASE("After a lead-in's colon, the forms read at a sentence's start hold, and so does the lead-in's hedge") {
+  const RuleSet& rules = DefaultRules();
+  auto has = [&](std::string_view sentence, std::string_view id) {
+    for (const int r : ClassifySentence(rules, sentence).hits.rules) {
+      if (rules.rule(r).id == id) return true;
+    }
+    return false;
+  };
+  CHECK(has("Checked the logs: the crash loop is the kernel remounting the disk.", "en.feature.copula-cause"));
+  CHECK(has("Update: it's not the network.", "en.negation.not-cause"));
+  CHECK_FALSE(has("Checked the logs, and the disk is fine.", "en.feature.copula-cause"));
+  const SentenceClass hedged = ClassifySentence(rules, "Hypothesis: the crash loop is the kernel remounting the disk.");
+  CHECK(hedged.hedged());
+  CHECK(has("Hypothesis: the crash loop is the kernel remounting the disk.", "en.feature.copula-cause"));
+}
+
 TEST_CASE("Rationale exempts only sentences that name no failure") {
   const SentenceClass own = ClassifySentence(DefaultRules(), "I put the parser in its own module because two commands share it.");
   CHECK(own.causal());
