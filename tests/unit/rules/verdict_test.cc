@@ -36,6 +36,19 @@ Turn DiagnosisTurn(std::string final, std::vector<ToolCall> calls) {
   return t;
 }
 
+// A turn with no tool call: a prompt and the agent's final message.
+struct PromptAndFinal {
+  const char* prompt;
+  const char* final;
+};
+
+Verdict JudgeToolless(const PromptAndFinal& c) {
+  Turn turn;
+  turn.prompt = c.prompt;
+  turn.final_message = c.final;
+  return JudgeTurn(turn, nullptr, DefaultRules());
+}
+
 const char* kDmesg = "[14:23:07] Out of memory: Killed process 48121 (python) total-vm:297716424kB";
 
 Finding OnlyFinding(const Verdict& v) {
@@ -163,14 +176,10 @@ TEST_CASE("Chinese claims: a 4-Han quote cites, a 2-Han quote does not") {
 }
 
 TEST_CASE("Short real prompts and the forms a cause takes in a final message") {
-  struct Case {
-    const char* prompt;
-    const char* final;
-  };
   // Each prompt reports a malfunction without a failure word; each message
   // states an unsupported cause through a label, a cleft, a copula or an
   // idiom rather than a connective. Every one is a block with no tool run.
-  const std::vector<Case> cases = {
+  const std::vector<PromptAndFinal> cases = {
       {"the settings page shows the wrong language",
        "TL;DR: the cache key omits the locale, so the first visitor's page is served to everyone."},
       {"the login page loops", "Verdict - the session cookie is scoped to the wrong domain."},
@@ -192,23 +201,16 @@ TEST_CASE("Short real prompts and the forms a cause takes in a final message") {
       {"loss 一直降不下去", "模型不收敛是因为学习率太大。"},
       {"这条 SQL 昨天还 200ms，今天要 20s", "根因：统计信息过期，优化器放弃了索引。"},
   };
-  for (const Case& c : cases) {
+  for (const PromptAndFinal& c : cases) {
     INFO(c.prompt << " / " << c.final);
-    Turn turn;
-    turn.prompt = c.prompt;
-    turn.final_message = c.final;
-    const Verdict v = JudgeTurn(turn, nullptr, DefaultRules());
+    const Verdict v = JudgeToolless(c);
     REQUIRE(v.claims.size() == 1);
     CHECK(v.claims[0].finding == Finding::kNoProbe);
   }
 }
 
 TEST_CASE("A design note, a plan's reason and why something works are no claims") {
-  struct Case {
-    const char* prompt;
-    const char* final;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<PromptAndFinal> cases = {
       {"add a dark mode switch to the settings page",
        "设计说明：偏好存在 DataStore 而不是 SharedPreferences，因为切换后立即生效，不需要重启 Activity。"},
       {"这台机器上周 panic 了两次，帮我想想怎么查", "先打开 kdump，因为下次 panic 时它能把内核现场存成 vmcore。"},
@@ -216,12 +218,9 @@ TEST_CASE("A design note, a plan's reason and why something works are no claims"
       {"explain how the retry backoff in the queue works",
        "Each attempt doubles the delay because shifting left by one multiplies by two."},
   };
-  for (const Case& c : cases) {
+  for (const PromptAndFinal& c : cases) {
     INFO(c.prompt << " / " << c.final);
-    Turn turn;
-    turn.prompt = c.prompt;
-    turn.final_message = c.final;
-    CHECK(JudgeTurn(turn, nullptr, DefaultRules()).claims.empty());
+    CHECK(JudgeToolless(c).claims.empty());
   }
 }
 
