@@ -46,6 +46,27 @@ std::string DescriptionProblem(std::string_view text) {
   return "";
 }
 
+// A pattern that compiles to more RE2 instructions than this, and to more
+// than kCostlyProgramPerByte per byte of its text, builds some part of
+// itself many times over: a counted repetition of a negated class
+// ([^.]{0,40} is forty copies of a class of many UTF-8 sequences) or a
+// Unicode property class ([^\pL\pN] spans hundreds of ranges). A hook
+// call compiles a rule each time a text holds its words, so such a rule
+// cost 3 to 12 M instructions where its *? form cost under 1.5 M (rules/QUALITY.md,
+// the ninth session). Word lists, however long, stay near one instruction
+// per byte; the built-in packs' largest ratio is under 2.
+constexpr int kCostlyProgram = 500;
+constexpr int kCostlyProgramPerByte = 2;
+
+// What is costly about a pattern that compiles, or "".
+std::string CostProblem(const std::string& pattern, const CompileOptions& options) {
+  const int size = PatternProgramSize(pattern, options);
+  if (size <= kCostlyProgram || size <= kCostlyProgramPerByte * static_cast<int>(pattern.size())) return "";
+  return "pattern: compiles to " + std::to_string(size) + " RE2 instructions for " + std::to_string(pattern.size()) +
+         " bytes: a counted repetition of a negated class ([^.]{0,40}) or a Unicode class (\\pL) is built once per "
+         "copy; use *? or an ASCII class (rules/FORMAT.md, Writing patterns)";
+}
+
 // The rule's own checks that loading does not make.
 void LintRule(const PackReading& reading, std::size_t k, const CompileOptions& options,
               std::vector<PackProblem>* problems) {
@@ -62,6 +83,8 @@ void LintRule(const PackReading& reading, std::size_t k, const CompileOptions& o
   // Where loading says it too (RuleSet::Compile).
   if (const std::string error = PatternError(r.pattern, options); !error.empty()) {
     add(PatternPosition(r), "pattern: " + error);
+  } else if (const std::string cost = CostProblem(r.pattern, options); !cost.empty()) {
+    add(PatternPosition(r), cost);
   }
   // Where the examples would go: the id's line, as before there was a column.
   if (r.must_match.empty()) add(at("match"), "no \"match\" examples");

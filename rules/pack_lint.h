@@ -1,7 +1,8 @@
 // `rules lint`: every problem of a user's packs in one run, the ones the
 // hook and the daemon would refuse at load and the ones that make a pack
 // hard to keep right: a rule without examples, a pattern that does not
-// compile on its own, a description that is not one line.
+// compile on its own or compiles to far more RE2 instructions than its
+// length, a description that is not one line.
 // Tests: tests/unit/rules/pack_lint_test.cc.
 #pragma once
 
@@ -30,7 +31,8 @@ struct LintReport {
 // JoinPacks with the built-in packs, so an id a built-in rule has is a
 // problem naming both places; compiling them all together) and, beyond it,
 // a rule without "match" or "no_match" examples, a pattern that does not
-// compile on its own within options' budget, and a description that is
+// compile on its own within options' budget, a pattern whose RE2 program
+// is over 500 instructions and over two per byte of it, and a description that is
 // not one line of at most kMaxDescriptionChars characters. An error only
 // when there is nothing to lint: path is neither a file nor a folder.
 Status LintPacks(const std::string& path, const CompileOptions& options, LintReport* report);

@@ -310,4 +310,9 @@ std::string PatternError(const std::string& pattern, const CompileOptions& optio
   return re.ok() ? "" : re.error();
 }
 
+int PatternProgramSize(const std::string& pattern, const CompileOptions& options) {
+  const re2::RE2 re(pattern, RuleOptions(options));
+  return re.ok() ? re.ProgramSize() : 0;
+}
+
 }  // namespace causegate::rules

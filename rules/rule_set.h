@@ -128,4 +128,9 @@ Status LoadRuleSet(const std::string& path, const CompileOptions& options, std::
 // names each bad pattern instead of the first.
 std::string PatternError(const std::string& pattern, const CompileOptions& options);
 
+// How many RE2 instructions pattern compiles to, as the gate compiles it
+// (0 when it does not compile). What a hook call pays to compile a rule
+// grows with it; `rules lint` compares it with the pattern's length.
+int PatternProgramSize(const std::string& pattern, const CompileOptions& options);
+
 }  // namespace causegate::rules

@@ -93,6 +93,28 @@ TEST_CASE("LintPacks: a bad pattern in the words and at the place loading gives"
   CHECK(loaded.message() == report.problems[0].Message());
 }
 
+TEST_CASE("LintPacks: a pattern that builds a class once per copy costs every hook call that compiles it") {
+  TempDir dir;
+  const std::string file = dir.WriteRaw("team.json", R"({"format": "causegate-pack/1", "pack": "team", "version": "1",
+  "rules": [
+    {"id": "team.claim.span", "kind": "claim", "pattern": "\\bexpected\\b[^.?!]{0,80}\\bbut\\b",
+     "match": ["Expected 3 rows but got 2."], "no_match": ["Fine."]},
+    {"id": "team.claim.lazy", "kind": "claim", "pattern": "\\bexpected\\b[^.?!]*?\\bbut\\b",
+     "match": ["Expected 3 rows but got 2."], "no_match": ["Fine."]},
+    {"id": "team.claim.words", "kind": "claim", "pattern": "\\b(?:fails|crashes|hangs|leaks|times out|stalls|dies)\\b",
+     "match": ["It hangs."], "no_match": ["Fine."]}
+  ]})");
+  LintReport report;
+  REQUIRE(LintPacks(file, CompileOptions(), &report).ok());
+  // The same words, once within RE2's budget, are cheap: only the counted
+  // class is flagged, at the pattern, with what to write instead.
+  REQUIRE(report.problems.size() == 1);
+  CHECK(report.problems[0].rule == "team.claim.span");
+  CHECK_THAT(report.problems[0].Message(), Catch::Contains("rule \"team.claim.span\": pattern: compiles to "));
+  CHECK_THAT(report.problems[0].Message(), Catch::Contains("RE2 instructions for 31 bytes"));
+  CHECK_THAT(report.problems[0].Message(), Catch::EndsWith("use *? or an ASCII class (rules/FORMAT.md, Writing patterns)"));
+}
+
 TEST_CASE("LintPacks: a path that is not there is nothing to lint") {
   LintReport report;
   const Status s = LintPacks("/nonexistent/packs", CompileOptions(), &report);
