@@ -6,12 +6,12 @@
 
 Each set was written by its own helper session from ../shared/spec alone,
 never looking at the packs, the scorer, an error list or another set (each
-folder's README): `written_dev` .. `written_dev4`, `written_heldout2` and
-`written_heldout3` have since been read turn by turn to find what the
-gate misses, so their figures are development figures (`written_dev4`,
-`written_heldout2` and `written_heldout3` were first held-out measures of
+folder's README): `written_dev` .. `written_dev4` and `written_heldout2` ..
+`written_heldout4` have since been read turn by turn to find what the
+gate misses, so their figures are development figures (`written_dev4` and
+`written_heldout2` .. `written_heldout4` were first held-out measures of
 sessions' changes, rules/QUALITY.md); `written_heldout` and
-`written_heldout4` are a measure only, and --misses refuses to list their
+`written_heldout5` are a measure only, and --misses refuses to list their
 turns, so reading them cannot turn them into development sets by accident. The committed fit reads none; the
 development sets' claims.jsonl (each final message's claim sentences,
 labelled by the spec) is there for `fit_scorer.py --with-written`,
@@ -38,8 +38,9 @@ SETS = (("written_dev", "development: its misses were read"),
         ("written_heldout2", "development: a held-out measure for three sessions, then its misses were read"),
         ("written_dev4", "development: held out for one measure, then its misses were read"),
         ("written_heldout3", "development: a held-out measure for one session, then its misses were read"),
-        ("written_heldout4", "held-out: a measure only"))
-DEVELOPMENT = ("written_dev", "written_dev2", "written_dev3", "written_dev4", "written_heldout2", "written_heldout3")
+        ("written_heldout4", "development: a held-out measure for one session, then its misses were read"))
+DEVELOPMENT = ("written_dev", "written_dev2", "written_dev3", "written_dev4", "written_heldout2", "written_heldout3",
+               "written_heldout4")
 
 
 def judge(binary, casegen, folder, work):
