@@ -38,7 +38,8 @@ SETS = (("written_dev", "development: its misses were read"),
         ("written_heldout2", "development: a held-out measure for three sessions, then its misses were read"),
         ("written_dev4", "development: held out for one measure, then its misses were read"),
         ("written_heldout3", "development: a held-out measure for one session, then its misses were read"),
-        ("written_heldout4", "development: a held-out measure for one session, then its misses were read"))
+        ("written_heldout4", "development: a held-out measure for one session, then its misses were read"),
+        ("written_heldout5", "held-out: a measure only"))
 DEVELOPMENT = ("written_dev", "written_dev2", "written_dev3", "written_dev4", "written_heldout2", "written_heldout3",
                "written_heldout4")
 
