@@ -466,10 +466,23 @@ class FormulaBuilder {
   bool failed_ = false;
 };
 
+namespace {
+
+// One bit per value of a byte's low six bits: a cheap superset test of
+// "every byte of the atom occurs in the text".
+std::uint64_t ByteMask(std::string_view s) {
+  std::uint64_t mask = 0;
+  for (const char c : s) mask |= std::uint64_t{1} << (static_cast<unsigned char>(c) & 63U);
+  return mask;
+}
+
+}  // namespace
+
 int LiteralFilter::AtomNode(const std::string& atom) {
   auto it = atom_nodes_.find(atom);
   if (it != atom_nodes_.end()) return it->second;
   atoms_.push_back(atom);
+  atom_bytes_.push_back(ByteMask(atom));
   Node n;
   n.atom = static_cast<int>(atoms_.size()) - 1;
   nodes_.push_back(std::move(n));
@@ -502,19 +515,22 @@ std::string LowerForLiterals(std::string_view text) {
   return out;
 }
 
-bool LiteralFilter::Holds(int node, std::string_view lowered, std::vector<signed char>* seen) const {
+bool LiteralFilter::Holds(int node, const Text& text, std::vector<signed char>* seen) const {
   if (node == kAll) return true;
   const Node& n = nodes_[static_cast<std::size_t>(node)];
   switch (n.op) {
     case Node::Op::kAtom: {
-      signed char& known = (*seen)[static_cast<std::size_t>(n.atom)];
-      if (known < 0) known = lowered.find(atoms_[static_cast<std::size_t>(n.atom)]) != std::string_view::npos ? 1 : 0;
+      const auto atom = static_cast<std::size_t>(n.atom);
+      signed char& known = (*seen)[atom];
+      if (known < 0) {
+        known = (atom_bytes_[atom] & ~text.bytes) == 0 && text.lowered.find(atoms_[atom]) != std::string_view::npos;
+      }
       return known == 1;
     }
     case Node::Op::kAnd:
-      return std::all_of(n.subs.begin(), n.subs.end(), [&](int sub) { return Holds(sub, lowered, seen); });
+      return std::all_of(n.subs.begin(), n.subs.end(), [&](int sub) { return Holds(sub, text, seen); });
     case Node::Op::kOr:
-      return std::any_of(n.subs.begin(), n.subs.end(), [&](int sub) { return Holds(sub, lowered, seen); });
+      return std::any_of(n.subs.begin(), n.subs.end(), [&](int sub) { return Holds(sub, text, seen); });
   }
   return true;
 }
@@ -522,9 +538,10 @@ bool LiteralFilter::Holds(int node, std::string_view lowered, std::vector<signed
 void LiteralFilter::Candidates(std::string_view text, std::vector<int>* out) const {
   out->clear();
   const std::string lowered = LowerForLiterals(text);
+  const Text read{lowered, ByteMask(lowered)};
   std::vector<signed char> seen(atoms_.size(), -1);
   for (std::size_t i = 0; i < roots_.size(); ++i) {
-    if (Holds(roots_[i], lowered, &seen)) out->push_back(static_cast<int>(i));
+    if (Holds(roots_[i], read, &seen)) out->push_back(static_cast<int>(i));
   }
 }
 

@@ -10,6 +10,7 @@
 // Tests: tests/unit/rules/required_literals_test.cc, literal_formula_test.cc.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -77,10 +78,18 @@ class LiteralFilter {
   friend class FormulaBuilder;
   // The node of atom, made on first use.
   int AtomNode(const std::string& atom);
-  bool Holds(int node, std::string_view lowered, std::vector<signed char>* seen) const;
+  // A text as Candidates reads it: lowered, and which byte classes it holds.
+  struct Text {
+    std::string_view lowered;
+    std::uint64_t bytes = 0;  // ByteMask(lowered)
+  };
+  bool Holds(int node, const Text& text, std::vector<signed char>* seen) const;
   std::string DescribeNode(int node) const;
 
   std::vector<std::string> atoms_;  // lower case, distinct
+  // Per atom, ByteMask(atom): an atom with a byte class the text lacks is
+  // not in it, known without searching (most atoms, for a short sentence).
+  std::vector<std::uint64_t> atom_bytes_;
   std::unordered_map<std::string, int> atom_nodes_;  // atom -> its node
   std::vector<Node> nodes_;
   std::vector<int> roots_;  // per pattern: node index or kAll
