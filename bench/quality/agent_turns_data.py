@@ -202,7 +202,8 @@ def label_by_claims(sentences, claims):
 # (each folder's claims.jsonl: every claim sentence, supported or not, set
 # by hand by the spec without looking at the gate). The held-out sets carry
 # none: they stay a measure.
-WRITTEN_LABELLED = ("written_dev", "written_dev2", "written_dev3")
+WRITTEN_LABELLED = ("written_dev", "written_dev2", "written_dev3", "written_dev4", "written_heldout2",
+                    "written_heldout3", "written_heldout4")
 
 
 def load_written(shared, binary, work):
