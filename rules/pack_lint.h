@@ -32,8 +32,8 @@ struct LintReport {
 // problem naming both places; compiling them all together) and, beyond it,
 // a rule without "match" or "no_match" examples, a pattern that does not
 // compile on its own within options' budget, a pattern whose RE2 program
-// is over 500 instructions and over two per byte of it, and a description that is
-// not one line of at most kMaxDescriptionChars characters. An error only
+// is over 500 instructions and over 2.5 per byte of it, and a description
+// that is not one line of at most kMaxDescriptionChars characters. An error only
 // when there is nothing to lint: path is neither a file nor a folder.
 Status LintPacks(const std::string& path, const CompileOptions& options, LintReport* report);
 
