@@ -25,9 +25,13 @@ namespace {
 // folder) are compiled at load, so a pack of theirs that does not compile
 // fails the hook open with its file:line (gate/HOOKS.md) instead of
 // surfacing mid-verdict.
-rules::CompileOptions CompileFor(const std::string& rules_dir) {
+rules::CompileOptions CompileFor(const std::string& rules_dir, bool one_shot) {
   rules::CompileOptions options;
   options.lazy = rules_dir.empty();
+  // Is the prompt a diagnosis: the rules in pack order up to the first that
+  // says so, not every rule its words call for (rules::DiagnosticRule). A
+  // daemon keeps its sets, so it compiles what a text needs in bulk.
+  options.staged_first_match = one_shot;
   return options;
 }
 
@@ -58,8 +62,9 @@ void KeepUntilExit(std::shared_ptr<const CachedRules> rules) {
 // turn's config compiles what it asks for).
 CachedRules FrontEndRules(const HookCommandOptions& options, bool compile_none) {
   CachedRules out;
+  const bool one_shot = options.cache == nullptr;
   out.status = compile_none ? rules::RuleSet::Compile({}, &out.rules)
-                            : rules::LoadRuleSet(options.rules_dir, CompileFor(options.rules_dir), &out.rules);
+                            : rules::LoadRuleSet(options.rules_dir, CompileFor(options.rules_dir, one_shot), &out.rules);
   return out;
 }
 

@@ -63,6 +63,25 @@ SentenceClass ClassifySentence(const RuleSet& rules, std::string_view masked) {
 }
 
 int DiagnosticRule(const RuleSet& rules, std::string_view prompt) {
+  // Whether rule makes the prompt a diagnosis, once it is known which of
+  // the two cancelling kinds of prompt matched.
+  const auto counts = [](const Rule& rule, bool design_question, bool feature_request) {
+    if (rule.kind != RuleKind::kDiagnosticPrompt) return false;
+    if (design_question && (rule.tag == kWhyTag || rule.tag == kDesignQuestionTag)) return false;
+    return !(feature_request && (rule.tag == kSymptomTag || rule.tag == kFeatureRequestTag));
+  };
+  if (rules.staged_first_match()) {
+    // The cancelling rules first (few and small), then the first rule that
+    // counts: the rules after it, often the large malfunction lists, are
+    // never compiled.
+    const auto tagged = [&](std::string_view tag) {
+      return rules.FirstMatch(Target::kPrompt, prompt, [&](const Rule& rule) { return rule.tag == tag; }) >= 0;
+    };
+    const bool design_question = tagged(kDesignQuestionTag);
+    const bool feature_request = tagged(kFeatureRequestTag);
+    return rules.FirstMatch(Target::kPrompt, prompt,
+                            [&](const Rule& rule) { return counts(rule, design_question, feature_request); });
+  }
   const Hits hits = rules.Match(Target::kPrompt, prompt);
   bool design_question = false;
   bool feature_request = false;
@@ -71,11 +90,7 @@ int DiagnosticRule(const RuleSet& rules, std::string_view prompt) {
     feature_request = feature_request || rules.rule(r).tag == kFeatureRequestTag;
   }
   for (const int r : hits.rules) {
-    const Rule& rule = rules.rule(r);
-    if (rule.kind != RuleKind::kDiagnosticPrompt) continue;
-    if (design_question && (rule.tag == kWhyTag || rule.tag == kDesignQuestionTag)) continue;
-    if (feature_request && (rule.tag == kSymptomTag || rule.tag == kFeatureRequestTag)) continue;
-    return r;
+    if (counts(rules.rule(r), design_question, feature_request)) return r;
   }
   return -1;
 }

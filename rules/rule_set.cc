@@ -13,9 +13,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 
 namespace causegate::rules {
 
@@ -58,6 +60,7 @@ struct RuleSet::Compiled {
   // with CJK characters.
   std::array<std::array<Slot, 2>, kTargetCount> slots;
   std::unordered_map<std::string, int> by_id;
+  bool staged_first_match = false;  // CompileOptions, with lazy
 };
 
 namespace {
@@ -120,6 +123,7 @@ Status RuleSet::Compile(std::vector<Pack> packs, const CompileOptions& options,
   std::shared_ptr<RuleSet> set(new RuleSet());
   Compiled& c = *set->compiled_;
   c.options = RuleOptions(options);
+  c.staged_first_match = options.lazy && options.staged_first_match;
   for (Pack& pack : packs) {
     const std::size_t script = pack.lang == "zh" ? kCjkScript : kAnyScript;
     for (Rule& rule : pack.rules) {
@@ -204,12 +208,7 @@ Status RuleSet::CompileChunk(const Slot& slot, Chunk* chunk) const {
                        "split or simplify the largest patterns");
 }
 
-void RuleSet::ChunksFor(Slot& slot, std::string_view text, std::vector<const Chunk*>* out) const {
-  out->clear();
-  if (!slot.lazy) {
-    for (const auto& chunk : slot.chunks) out->push_back(chunk.get());
-    return;
-  }
+void RuleSet::PrepareFilter(Slot& slot) const {
   std::call_once(slot.filter_once, [&] {
     // A built-in pattern's requirement was read at build time.
     for (const int r : slot.rules) {
@@ -221,6 +220,91 @@ void RuleSet::ChunksFor(Slot& slot, std::string_view text, std::vector<const Chu
       }
     }
   });
+}
+
+const RuleSet::Chunk* RuleSet::ChunkHolding(Slot& slot, int index) const {
+  const std::lock_guard<std::mutex> lock(slot.mutex);
+  int& chunk = slot.chunk_of[static_cast<std::size_t>(index)];
+  if (chunk < 0) {
+    auto alone = std::make_unique<Chunk>();
+    alone->rules.push_back(slot.rules[static_cast<std::size_t>(index)]);
+    // The gate fails open on this rule and says why, once.
+    if (Status s = CompileChunk(slot, alone.get()); !s.ok()) spdlog::error("{}", s.message());
+    chunk = static_cast<int>(slot.chunks.size());
+    slot.chunks.push_back(std::move(alone));
+  }
+  return slot.chunks[static_cast<std::size_t>(chunk)].get();
+}
+
+bool RuleSet::staged_first_match() const { return compiled_->staged_first_match; }
+
+std::size_t RuleSet::CompiledRuleCount(Target target) const {
+  std::size_t count = 0;
+  for (Slot& slot : compiled_->slots[static_cast<std::size_t>(target)]) {
+    if (!slot.lazy) {
+      count += slot.rules.size();
+      continue;
+    }
+    const std::lock_guard<std::mutex> lock(slot.mutex);
+    count += static_cast<std::size_t>(std::count_if(slot.chunk_of.begin(), slot.chunk_of.end(), [](int c) { return c >= 0; }));
+  }
+  return count;
+}
+
+int RuleSet::FirstMatch(Target target, std::string_view text, const std::function<bool(const Rule&)>& wanted) const {
+  if (!compiled_->staged_first_match) {
+    for (const int r : Match(target, text).rules) {
+      if (wanted(rules_[static_cast<std::size_t>(r)])) return r;
+    }
+    return -1;
+  }
+  // Every wanted rule whose words text holds, in pack order (both scripts'
+  // rules together: their indices interleave as the packs were loaded).
+  struct Candidate {
+    int rule;
+    Slot* slot;
+    int index;
+  };
+  std::vector<Candidate> order;
+  std::vector<int> candidates;
+  auto& by_script = compiled_->slots[static_cast<std::size_t>(target)];
+  for (std::size_t script : {kAnyScript, kCjkScript}) {
+    Slot& slot = by_script[script];
+    if (slot.rules.empty() || (script == kCjkScript && !MayHaveCjk(text))) continue;
+    PrepareFilter(slot);
+    slot.filter.Candidates(text, &candidates);
+    for (const int c : candidates) {
+      const int r = slot.rules[static_cast<std::size_t>(c)];
+      if (wanted(rules_[static_cast<std::size_t>(r)])) order.push_back({r, &slot, c});
+    }
+  }
+  std::sort(order.begin(), order.end(), [](const Candidate& a, const Candidate& b) { return a.rule < b.rule; });
+  // One pass per set: a set compiled earlier may hold several candidates.
+  std::vector<std::pair<const Chunk*, std::vector<int>>> passes;
+  for (const Candidate& c : order) {
+    const Chunk* chunk = ChunkHolding(*c.slot, c.index);
+    if (!chunk->ok) continue;
+    auto pass = std::find_if(passes.begin(), passes.end(), [&](const auto& p) { return p.first == chunk; });
+    if (pass == passes.end()) {
+      std::vector<int> matched;
+      chunk->set->Match(re2::StringPiece(text.data(), text.size()), &matched);
+      passes.emplace_back(chunk, std::move(matched));
+      pass = std::prev(passes.end());
+    }
+    for (const int m : pass->second) {
+      if (chunk->rules[static_cast<std::size_t>(m)] == c.rule) return c.rule;
+    }
+  }
+  return -1;
+}
+
+void RuleSet::ChunksFor(Slot& slot, std::string_view text, std::vector<const Chunk*>* out) const {
+  out->clear();
+  if (!slot.lazy) {
+    for (const auto& chunk : slot.chunks) out->push_back(chunk.get());
+    return;
+  }
+  PrepareFilter(slot);
   std::vector<int> candidates;
   slot.filter.Candidates(text, &candidates);
   if (candidates.empty()) return;

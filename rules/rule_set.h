@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -59,6 +60,12 @@ struct CompileOptions {
   // match nothing. For one-shot callers (the hook): compiling is most of
   // a hook call's cost. Lint, serve and check compile eagerly.
   bool lazy = false;
+  // With lazy: FirstMatch compiles the rules it may need one at a time, in
+  // pack order, and stops at the first that matches, where Match compiles
+  // every rule whose words the text holds. For a process that judges one
+  // turn and exits (the hook); a long-lived one would keep a set per rule
+  // and pay one pass per set on every later text.
+  bool staged_first_match = false;
 };
 
 class RuleSet {
@@ -80,6 +87,15 @@ class RuleSet {
   // packs whose lang is "zh" are tried only on text that contains CJK
   // characters (rules/FORMAT.md), so English text never pays for them.
   Hits Match(Target target, std::string_view text) const;
+  // The first rule in pack order that wanted takes and that matches text
+  // (a rule of target), or -1. Staged (CompileOptions::staged_first_match):
+  // compiles only the wanted rules up to that one; otherwise the first
+  // wanted rule of Match's hits. Thread-safe.
+  int FirstMatch(Target target, std::string_view text, const std::function<bool(const Rule&)>& wanted) const;
+  bool staged_first_match() const;
+  // How many rules of target are compiled so far (all of them when eager):
+  // what lazy callers have paid, for tests.
+  std::size_t CompiledRuleCount(Target target) const;
   // Hits made of rule indices gathered elsewhere (several texts' hits
   // merged): sorted, each once, with the first rule of each kind.
   Hits HitsOf(std::vector<int> rules) const;
@@ -112,6 +128,11 @@ class RuleSet {
   // The sets to match text against: every set (eager), or those holding a
   // rule text could match, compiling the rules no set holds yet (lazy).
   void ChunksFor(Slot& slot, std::string_view text, std::vector<const Chunk*>* out) const;
+  // Lazy: the slot's literal filter, read at its first text.
+  void PrepareFilter(Slot& slot) const;
+  // Lazy: the set that holds the slot's rule at index, compiling that rule
+  // alone into a set of its own when none does yet.
+  const Chunk* ChunkHolding(Slot& slot, int index) const;
   std::vector<Pack> packs_;  // rules moved out; metadata only
   std::vector<Rule> rules_;
   std::unique_ptr<Compiled> compiled_;

@@ -123,9 +123,28 @@ TEST_CASE("Diagnostic prompts") {
       {"loss 一直降不下去，训练了两天了", true},
       {"explain how the retry backoff in internal/queue/retry.go works", false},
   };
+  // The hook's staged search (rules/rule_set.h, staged_first_match) must
+  // name the same rule as the whole match does.
+  CompileOptions staged_options;
+  staged_options.lazy = true;
+  staged_options.staged_first_match = true;
+  std::shared_ptr<const RuleSet> staged;
+  REQUIRE(LoadRuleSet("", staged_options, &staged).ok());
   for (const auto& [prompt, diagnostic] : cases) {
     INFO(prompt);
-    CHECK((DiagnosticRule(DefaultRules(), prompt) >= 0) == diagnostic);
+    const int rule = DiagnosticRule(DefaultRules(), prompt);
+    CHECK((rule >= 0) == diagnostic);
+    CHECK(DiagnosticRule(*staged, prompt) == rule);
+  }
+  // And on every prompt example of the packs.
+  for (const Rule& r : DefaultRules().rules()) {
+    if (r.kind != RuleKind::kDiagnosticPrompt) continue;
+    for (const auto* examples : {&r.must_match, &r.must_not_match}) {
+      for (const std::string& prompt : *examples) {
+        INFO(r.id << ": " << prompt);
+        CHECK(DiagnosticRule(*staged, prompt) == DiagnosticRule(DefaultRules(), prompt));
+      }
+    }
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <functional>
+
 namespace causegate::rules {
 namespace {
 
@@ -126,6 +128,66 @@ TEST_CASE("Lazy rule sets give the eager sets' hits, text by text") {
       CHECK(got.first == want.first);
     }
   }
+}
+
+TEST_CASE("FirstMatch, staged or not, is the first wanted rule of the eager hits, text by text") {
+  std::shared_ptr<const RuleSet> eager;
+  std::shared_ptr<const RuleSet> lazy;
+  std::shared_ptr<const RuleSet> staged;
+  CompileOptions lazy_options;
+  lazy_options.lazy = true;
+  CompileOptions staged_options = lazy_options;
+  staged_options.staged_first_match = true;
+  REQUIRE(LoadRuleSet("", &eager).ok());
+  REQUIRE(LoadRuleSet("", lazy_options, &lazy).ok());
+  REQUIRE(LoadRuleSet("", staged_options, &staged).ok());
+  CHECK_FALSE(lazy->staged_first_match());
+  CHECK(staged->staged_first_match());
+  std::vector<std::string> texts;
+  for (const Rule& rule : eager->rules()) {
+    texts.insert(texts.end(), rule.must_match.begin(), rule.must_match.end());
+    texts.insert(texts.end(), rule.must_not_match.begin(), rule.must_not_match.end());
+  }
+  const std::vector<std::function<bool(const Rule&)>> wants = {
+      [](const Rule&) { return true; },
+      [](const Rule& r) { return r.tag == "symptom"; },
+      [](const Rule& r) { return r.pack == "zh"; },
+      [](const Rule& r) { return r.kind == RuleKind::kHedge || r.kind == RuleKind::kNegation; },
+  };
+  for (const Target target : {Target::kSentence, Target::kPrompt, Target::kSymptom, Target::kLine, Target::kCommand}) {
+    for (const std::string& text : texts) {
+      INFO(static_cast<int>(target) << ": " << text);
+      const Hits hits = eager->Match(target, text);
+      for (const auto& wanted : wants) {
+        int want = -1;
+        for (const int r : hits.rules) {
+          if (want < 0 && wanted(eager->rule(r))) want = r;
+        }
+        CHECK(lazy->FirstMatch(target, text, wanted) == want);
+        CHECK(staged->FirstMatch(target, text, wanted) == want);
+      }
+      // The staged set's one-rule sets and Match's bulk sets mix.
+      CHECK(staged->Match(target, text).rules == hits.rules);
+    }
+  }
+}
+
+TEST_CASE("Staged FirstMatch compiles no rule past the first that matches") {
+  CompileOptions options;
+  options.lazy = true;
+  options.staged_first_match = true;
+  std::shared_ptr<const RuleSet> set;
+  const Pack pack = MakePack({{"t.first", "\\bdisk\\b"}, {"t.second", "\\bdisk full\\b"}, {"t.third", "\\bfull\\b"}});
+  REQUIRE(RuleSet::Compile({pack}, options, &set).ok());
+  const auto any = [](const Rule&) { return true; };
+  CHECK(set->CompiledRuleCount(Target::kSentence) == 0);
+  CHECK(set->FirstMatch(Target::kSentence, "the disk is full", any) == 0);
+  CHECK(set->CompiledRuleCount(Target::kSentence) == 1);
+  // Skipping the first by choice compiles the next candidate, not the one
+  // whose words are missing ("disk full" is not in the text).
+  CHECK(set->FirstMatch(Target::kSentence, "the disk is full", [](const Rule& r) { return r.id != "t.first"; }) == 2);
+  CHECK(set->CompiledRuleCount(Target::kSentence) == 2);
+  CHECK(set->Match(Target::kSentence, "the disk is full").rules == std::vector<int>{0, 2});
 }
 
 TEST_CASE("Lazy rule sets still refuse a user pack's bad pattern at load") {
