@@ -21,7 +21,6 @@ valgrind is absent.
 """
 import argparse
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -29,22 +28,20 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import resident_bench  # noqa: E402  (bench/ is not a package)
+
 DEFAULT_SET = "written_heldout2"
 DEFAULT_CASES = "h2-en-035,h2-zh-002,h2-en-006,h2-zh-009"
-_COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
-def instructions(binary, payload):
-    """Callgrind's instruction count of one hook call on payload."""
-    env = dict(os.environ, CAUSEGATE_RESIDENT="0")
-    with open(payload, "rb") as stdin:
-        p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, "hook"],
-                           stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
-                           cwd=os.path.dirname(payload), check=False)
-    m = _COLLECTED.search(p.stderr.decode("utf-8", "replace"))
-    if not m:
-        sys.exit("callgrind printed no count for %s:\n%s" % (payload, p.stderr.decode("utf-8", "replace")[-2000:]))
-    return int(m.group(1))
+def instructions(binary, payload, work):
+    """Callgrind's instruction count of one cold hook call on payload."""
+    with open(payload, "rb") as f:
+        count = resident_bench.instructions([binary, "hook"], f.read(), dict(os.environ, CAUSEGATE_RESIDENT="0"), work)
+    if count is None:
+        sys.exit("callgrind printed no count for %s" % payload)
+    return count
 
 
 def main():
@@ -79,7 +76,7 @@ def main():
             payload = os.path.join(work, case_id, "payload.json")
             if not os.path.isfile(payload):
                 sys.exit("no case %s in bench/quality/%s" % (case_id, args.set))
-            counts = {name: instructions(path, payload) for name, path in binaries}
+            counts = {name: instructions(path, payload, work) for name, path in binaries}
             for name in counts:
                 totals[name] += counts[name]
             row = "%-14s %16s" % (case_id, "{:,}".format(counts["binary"]))

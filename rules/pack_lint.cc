@@ -59,9 +59,9 @@ std::string DescriptionProblem(std::string_view text) {
 constexpr int kCostlyProgram = 500;
 constexpr double kCostlyProgramPerByte = 2.5;
 
-// What is costly about a pattern that compiles, or "".
-std::string CostProblem(const std::string& pattern, const CompileOptions& options) {
-  const int size = PatternProgramSize(pattern, options);
+// What is costly about a pattern that compiles to size RE2 instructions,
+// or "".
+std::string CostProblem(const std::string& pattern, int size) {
   if (size <= kCostlyProgram || size <= kCostlyProgramPerByte * static_cast<double>(pattern.size())) return "";
   return "pattern: compiles to " + std::to_string(size) + " RE2 instructions for " + std::to_string(pattern.size()) +
          " bytes: a counted repetition of a negated class ([^.]{0,40}) or a Unicode class (\\pL) is built once per "
@@ -82,9 +82,10 @@ void LintRule(const PackReading& reading, std::size_t k, const CompileOptions& o
     problems->push_back({r.file, p.line, p.column, r.id, std::move(what)});
   };
   // Where loading says it too (RuleSet::Compile).
-  if (const std::string error = PatternError(r.pattern, options); !error.empty()) {
+  int program_size = 0;
+  if (const std::string error = PatternError(r.pattern, options, &program_size); !error.empty()) {
     add(PatternPosition(r), "pattern: " + error);
-  } else if (const std::string cost = CostProblem(r.pattern, options); !cost.empty()) {
+  } else if (const std::string cost = CostProblem(r.pattern, program_size); !cost.empty()) {
     add(PatternPosition(r), cost);
   }
   // Where the examples would go: the id's line, as before there was a column.

@@ -222,17 +222,21 @@ void RuleSet::PrepareFilter(Slot& slot) const {
   });
 }
 
+int RuleSet::AddChunk(Slot& slot, const std::vector<int>& indices) const {
+  auto chunk = std::make_unique<Chunk>();
+  for (const int i : indices) chunk->rules.push_back(slot.rules[static_cast<std::size_t>(i)]);
+  // The gate fails open on these rules and says why, once.
+  if (Status s = CompileChunk(slot, chunk.get()); !s.ok()) spdlog::error("{}", s.message());
+  const int index = static_cast<int>(slot.chunks.size());
+  for (const int i : indices) slot.chunk_of[static_cast<std::size_t>(i)] = index;
+  slot.chunks.push_back(std::move(chunk));
+  return index;
+}
+
 const RuleSet::Chunk* RuleSet::ChunkHolding(Slot& slot, int index) const {
   const std::lock_guard<std::mutex> lock(slot.mutex);
-  int& chunk = slot.chunk_of[static_cast<std::size_t>(index)];
-  if (chunk < 0) {
-    auto alone = std::make_unique<Chunk>();
-    alone->rules.push_back(slot.rules[static_cast<std::size_t>(index)]);
-    // The gate fails open on this rule and says why, once.
-    if (Status s = CompileChunk(slot, alone.get()); !s.ok()) spdlog::error("{}", s.message());
-    chunk = static_cast<int>(slot.chunks.size());
-    slot.chunks.push_back(std::move(alone));
-  }
+  int chunk = slot.chunk_of[static_cast<std::size_t>(index)];
+  if (chunk < 0) chunk = AddChunk(slot, {index});
   return slot.chunks[static_cast<std::size_t>(chunk)].get();
 }
 
@@ -313,15 +317,7 @@ void RuleSet::ChunksFor(Slot& slot, std::string_view text, std::vector<const Chu
   for (const int c : candidates) {
     if (slot.chunk_of[static_cast<std::size_t>(c)] < 0) missing.push_back(c);
   }
-  if (!missing.empty()) {
-    auto chunk = std::make_unique<Chunk>();
-    for (const int c : missing) chunk->rules.push_back(slot.rules[static_cast<std::size_t>(c)]);
-    // The gate fails open on these rules and says why, once.
-    if (Status s = CompileChunk(slot, chunk.get()); !s.ok()) spdlog::error("{}", s.message());
-    const int index = static_cast<int>(slot.chunks.size());
-    for (const int c : missing) slot.chunk_of[static_cast<std::size_t>(c)] = index;
-    slot.chunks.push_back(std::move(chunk));
-  }
+  if (!missing.empty()) AddChunk(slot, missing);
   std::vector<int> needed;
   for (const int c : candidates) needed.push_back(slot.chunk_of[static_cast<std::size_t>(c)]);
   std::sort(needed.begin(), needed.end());
@@ -389,14 +385,10 @@ Status LoadRuleSet(const std::string& path, std::shared_ptr<const RuleSet>* out)
   return LoadRuleSet(path, CompileOptions(), out);
 }
 
-std::string PatternError(const std::string& pattern, const CompileOptions& options) {
+std::string PatternError(const std::string& pattern, const CompileOptions& options, int* program_size) {
   const re2::RE2 re(pattern, RuleOptions(options));
+  if (program_size != nullptr) *program_size = re.ok() ? re.ProgramSize() : 0;
   return re.ok() ? "" : re.error();
-}
-
-int PatternProgramSize(const std::string& pattern, const CompileOptions& options) {
-  const re2::RE2 re(pattern, RuleOptions(options));
-  return re.ok() ? re.ProgramSize() : 0;
 }
 
 }  // namespace causegate::rules

@@ -133,6 +133,9 @@ class RuleSet {
   // Lazy: the set that holds the slot's rule at index, compiling that rule
   // alone into a set of its own when none does yet.
   const Chunk* ChunkHolding(Slot& slot, int index) const;
+  // Lazy, with slot.mutex held: compiles the slot's rules at indices (none
+  // in a set yet) into one more set and returns its index in slot.chunks.
+  int AddChunk(Slot& slot, const std::vector<int>& indices) const;
   std::vector<Pack> packs_;  // rules moved out; metadata only
   std::vector<Rule> rules_;
   std::unique_ptr<Compiled> compiled_;
@@ -146,12 +149,9 @@ Status LoadRuleSet(const std::string& path, const CompileOptions& options, std::
 
 // Why pattern does not compile on its own within options' budget, in RE2's
 // words ("missing ): (blame"), or "" when it does. For `rules lint`, which
-// names each bad pattern instead of the first.
-std::string PatternError(const std::string& pattern, const CompileOptions& options);
-
-// How many RE2 instructions pattern compiles to, as the gate compiles it
-// (0 when it does not compile). What a hook call pays to compile a rule
-// grows with it; `rules lint` compares it with the pattern's length.
-int PatternProgramSize(const std::string& pattern, const CompileOptions& options);
+// names each bad pattern instead of the first; *program_size (optional)
+// gets how many RE2 instructions it compiles to (0 when it does not), what
+// a hook call pays to compile the rule grows with.
+std::string PatternError(const std::string& pattern, const CompileOptions& options, int* program_size = nullptr);
 
 }  // namespace causegate::rules
