@@ -25,21 +25,25 @@
 namespace causegate::rules {
 namespace {
 
-// One event of a formula: an atom, or a node over earlier events.
+// One event of a formula: an atom, or a node over earlier events. A
+// node's parts are a run of the reader's one parts list, so reading a
+// formula allocates per formula, not per node (a cold hook call replays
+// some 400 of them).
 struct Event {
   LiteralFilter::Node::Op op = LiteralFilter::Node::Op::kAtom;
-  std::string_view atom;  // kAtom
-  std::vector<int> parts;  // kAnd, kOr: ordinals of earlier events
+  std::string_view atom;       // kAtom
+  std::size_t first_part = 0;  // kAnd, kOr: parts[first_part, first_part + part_count)
+  std::size_t part_count = 0;  // ... ordinals of earlier events
 };
 
-// Reads formula (LiteralFilter::Formula's grammar) into events and the
-// root's ordinal (LiteralFilter::kAll for none); false when it does not
-// parse, with nothing promised about the outputs.
+// Reads formula (LiteralFilter::Formula's grammar) into events, their parts
+// and the root's ordinal (LiteralFilter::kAll for none); false when it
+// does not parse, with nothing promised about the outputs.
 class FormulaReader {
  public:
   explicit FormulaReader(std::string_view text) : text_(text) {}
 
-  bool Read(std::vector<Event>* events, int* root) {
+  bool Read(std::vector<Event>* events, std::vector<int>* parts, int* root) {
     if (text_ == "*") {
       *root = LiteralFilter::kAll;
       return true;
@@ -49,7 +53,9 @@ class FormulaReader {
       if (Peek() == '&' || Peek() == '|') {
         event.op = Peek() == '&' ? LiteralFilter::Node::Op::kAnd : LiteralFilter::Node::Op::kOr;
         ++pos_;
-        if (!ReadParts(static_cast<int>(events->size()), &event.parts)) return false;
+        event.first_part = parts->size();
+        if (!ReadParts(static_cast<int>(events->size()), parts)) return false;
+        event.part_count = parts->size() - event.first_part;
       } else {
         int length = 0;
         if (!ReadNumber(&length) || length == 0 || Peek() != ':' ||
@@ -72,18 +78,21 @@ class FormulaReader {
 
  private:
   // Two or more ascending ordinals below count, separated by ',' and
-  // ended by ';'.
+  // ended by ';', appended to parts.
   bool ReadParts(int count, std::vector<int>* parts) {
+    const std::size_t first = parts->size();
     while (true) {
       int ordinal = 0;
-      if (!ReadNumber(&ordinal) || ordinal >= count || (!parts->empty() && ordinal <= parts->back())) return false;
+      if (!ReadNumber(&ordinal) || ordinal >= count || (parts->size() > first && ordinal <= parts->back())) {
+        return false;
+      }
       parts->push_back(ordinal);
       if (Peek() == ';') break;
       if (Peek() != ',') return false;
       ++pos_;
     }
     ++pos_;
-    return parts->size() >= 2;
+    return parts->size() - first >= 2;
   }
 
   // A decimal number of at most kMaxDigits digits.
@@ -147,8 +156,9 @@ std::string LiteralFilter::Formula(std::string_view pattern) {
 
 void LiteralFilter::AddFormula(std::string_view formula) {
   std::vector<Event> events;
+  std::vector<int> parts;
   int root = kAll;
-  if (!FormulaReader(formula).Read(&events, &root)) {
+  if (!FormulaReader(formula).Read(&events, &parts, &root)) {
     roots_.push_back(kAll);
     return;
   }
@@ -156,12 +166,15 @@ void LiteralFilter::AddFormula(std::string_view formula) {
   for (std::size_t e = 0; e < events.size(); ++e) {
     const Event& event = events[e];
     if (event.op == Node::Op::kAtom) {
-      node_of[e] = AtomNode(std::string(event.atom));
+      node_of[e] = AtomNode(event.atom);
       continue;
     }
     Node n;
     n.op = event.op;
-    for (const int part : event.parts) n.subs.push_back(node_of[static_cast<std::size_t>(part)]);
+    n.subs.reserve(event.part_count);
+    for (std::size_t k = 0; k < event.part_count; ++k) {
+      n.subs.push_back(node_of[static_cast<std::size_t>(parts[event.first_part + k])]);
+    }
     std::sort(n.subs.begin(), n.subs.end());
     // Two events of one atom (only in a formula Formula did not write).
     n.subs.erase(std::unique(n.subs.begin(), n.subs.end()), n.subs.end());

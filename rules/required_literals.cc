@@ -478,16 +478,16 @@ std::uint64_t ByteMask(std::string_view s) {
 
 }  // namespace
 
-int LiteralFilter::AtomNode(const std::string& atom) {
+int LiteralFilter::AtomNode(std::string_view atom) {
   auto it = atom_nodes_.find(atom);
   if (it != atom_nodes_.end()) return it->second;
-  atoms_.push_back(atom);
+  atoms_.emplace_back(atom);
   atom_bytes_.push_back(ByteMask(atom));
   Node n;
   n.atom = static_cast<int>(atoms_.size()) - 1;
   nodes_.push_back(std::move(n));
   const int index = static_cast<int>(nodes_.size()) - 1;
-  atom_nodes_.emplace(atom, index);
+  atom_nodes_.emplace(atoms_.back(), index);
   return index;
 }
 

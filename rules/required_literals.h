@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -77,7 +78,7 @@ class LiteralFilter {
  private:
   friend class FormulaBuilder;
   // The node of atom, made on first use.
-  int AtomNode(const std::string& atom);
+  int AtomNode(std::string_view atom);
   // A text as Candidates reads it: lowered, and which byte classes it holds.
   struct Text {
     std::string_view lowered;
@@ -90,7 +91,13 @@ class LiteralFilter {
   // Per atom, ByteMask(atom): an atom with a byte class the text lacks is
   // not in it, known without searching (most atoms, for a short sentence).
   std::vector<std::uint64_t> atom_bytes_;
-  std::unordered_map<std::string, int> atom_nodes_;  // atom -> its node
+  // Looked up by string_view: a replayed formula's atoms point into the
+  // binary's constant data and are copied only when new.
+  struct AtomHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, int, AtomHash, std::equal_to<>> atom_nodes_;  // atom -> its node
   std::vector<Node> nodes_;
   std::vector<int> roots_;  // per pattern: node index or kAll
 };
