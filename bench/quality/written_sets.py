@@ -3,6 +3,7 @@
 
     python3 bench/quality/written_sets.py --bin build/causegate
     python3 bench/quality/written_sets.py --bin build/causegate --misses   # the development sets only
+    python3 bench/quality/written_sets.py --bin build/causegate --where-lost  # counts, every set
 
 Each set was written by its own helper session from ../shared/spec alone,
 never looking at the packs, the scorer, an error list or another set (each
@@ -19,10 +20,14 @@ measured and not kept (rules/QUALITY.md).
 
 Each set is rendered with ../shared/tools/casegen.py (the tool the labelled
 cases use) and judged by `causegate eval`, the hook's own gate. Prints
-precision, recall and false blocks per language. Exit 0; 77 when the
+precision, recall and false blocks per language. --where-lost adds, per set
+and language, where each missed block turn was lost (LOST_KINDS), as counts
+only: it reads no text out, so it may run on a held-out set. Exit 0; 77 when the
 casegen tool is absent (it lives beside the project, in ../shared).
 """
 import argparse
+import collections
+import json
 import os
 import re
 import subprocess
@@ -45,18 +50,65 @@ SETS = (("written_dev", "development: its misses were read"),
 DEVELOPMENT = tuple(name for name, what in SETS if what.startswith("development"))
 
 
+# Where a block turn the gate let through was lost, first that holds.
+LOST_KINDS = (
+    ("no diagnosis", "the prompt read as no diagnosis, and no sentence names a failure"),
+    ("nothing weighed", "no sentence carries a claim cue, form or place"),
+    ("overruled", "the best sentence was set aside by a hard rule (no diagnosis, a heading)"),
+    ("qualified", "the best sentence is below the threshold and holds a hedge, negation, conditional, question or uncertainty"),
+    ("weak", "the best sentence is below the threshold with no such qualifier: its form weighs too little"),
+    ("claim allowed", "a claim was found, and judged supported or exempt"),
+)
+_QUALIFIERS = ("hedge", "negation", "conditional", "question", "uncertainty")
+
+
 def judge(binary, casegen, folder, work):
-    """causegate eval's summary lines and misses for one rendered set."""
+    """causegate eval's summary lines and misses for one rendered set, and
+    its units (eval --units: each case's decision and weighed sentences)."""
     out = os.path.join(work, os.path.basename(folder))
     subprocess.run([sys.executable, casegen, "--all", folder, out], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    run = subprocess.run([binary, "eval", out], capture_output=True, text=True, errors="replace")
+    units = out + ".units.jsonl"
+    run = subprocess.run([binary, "eval", out, "--units", units], capture_output=True, text=True, errors="replace")
     if run.returncode not in (0, 1):
         raise RuntimeError("causegate eval %s exited %d: %s" % (out, run.returncode, run.stderr.strip()[:300]))
-    return run.stdout
+    with open(units, encoding="utf-8") as f:
+        judged = [json.loads(line) for line in f if line.strip()]
+    return run.stdout, judged
 
 
-def report(binary, shared, misses=False, out=sys.stdout):
+def lost_kind(row):
+    """Which of LOST_KINDS a block turn the gate allowed falls under."""
+    sentences = row.get("sentences", [])
+    if any(s.get("claim") for s in sentences):
+        return "claim allowed"
+    weighed = [s for s in sentences if s.get("features")]
+    if not weighed:
+        return "no diagnosis" if not row.get("diagnostic_turn") else "nothing weighed"
+    best = max(weighed, key=lambda s: s.get("score", 0))
+    if best.get("overruled"):
+        return "overruled"
+    names = [f["name"].split("@")[0] for f in best["features"]]
+    return "qualified" if any(n in _QUALIFIERS for n in names) else "weak"
+
+
+def where_lost(folder, judged):
+    """{lang: Counter of LOST_KINDS names} over the set's missed block turns."""
+    labels = {}
+    for name in os.listdir(folder):
+        if name.endswith(".json"):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                case = json.load(f)
+            labels[case["id"]] = (case.get("label"), case.get("lang", "en"))
+    lost = collections.defaultdict(collections.Counter)
+    for row in judged:
+        label, lang = labels.get(row["id"], (None, None))
+        if label == "block" and row.get("decision") != "block":
+            lost[lang][lost_kind(row)] += 1
+    return lost
+
+
+def report(binary, shared, misses=False, lost=False, out=sys.stdout):
     casegen = os.path.join(shared, "tools", "casegen.py")
     if not os.path.isfile(casegen):
         print("SKIP: no %s (the case renderer lives beside the project, in ../shared)" % casegen, file=out)
@@ -66,7 +118,7 @@ def report(binary, shared, misses=False, out=sys.stdout):
             folder = os.path.join(HERE, name)
             if not os.path.isdir(folder):
                 continue
-            text = judge(binary, casegen, folder, work)
+            text, judged = judge(binary, casegen, folder, work)
             print("%s (%s):" % (name, what), file=out)
             rows = {}
             for line in text.splitlines():
@@ -79,6 +131,12 @@ def report(binary, shared, misses=False, out=sys.stdout):
                 tp, fp, fn, tn = rows[lang]
                 print("  %-4s precision %s  recall %s (%d of %d block turns)  false blocks %d of %d allow turns" % (
                     lang, fmt(tp, tp + fp), fmt(tp, tp + fn), tp, tp + fn, fp, fp + tn), file=out)
+            if lost:
+                by_lang = where_lost(folder, judged)
+                for lang in sorted(by_lang):
+                    counts = by_lang[lang]
+                    print("  %-4s missed block turns: %s" % (lang, ", ".join(
+                        "%s %d" % (kind, counts[kind]) for kind, _ in LOST_KINDS if counts[kind])), file=out)
             if misses and name in DEVELOPMENT:
                 listing = text.split("misses:", 1)
                 if len(listing) == 2:
@@ -95,11 +153,17 @@ def main():
     ap.add_argument("--bin", default=os.path.join(REPO, "build", "causegate"))
     ap.add_argument("--shared", default=os.path.join(os.path.dirname(REPO), "shared"))
     ap.add_argument("--misses", action="store_true", help="list the development sets' wrong turns (never a held-out set's)")
+    ap.add_argument("--where-lost", action="store_true",
+                    help="count where each set's missed block turns were lost (counts only, every set)")
     args = ap.parse_args()
+    if args.where_lost:
+        print("where a missed block turn is lost (the first that holds):")
+        for kind, what in LOST_KINDS:
+            print("  %-15s %s" % (kind, what))
     if not os.access(args.bin, os.X_OK):
         print("no causegate binary at %s (build it, or pass --bin)" % args.bin, file=sys.stderr)
         return 2
-    return report(args.bin, args.shared, args.misses)
+    return report(args.bin, args.shared, args.misses, args.where_lost)
 
 
 if __name__ == "__main__":
