@@ -8,11 +8,11 @@
 Each set was written by its own helper session from ../shared/spec alone,
 never looking at the packs, the scorer, an error list or another set (each
 folder's README): `written_dev` .. `written_dev4` and `written_heldout2` ..
-`written_heldout4` have since been read turn by turn to find what the
+`written_heldout4` and `written_heldout6` have since been read turn by turn to find what the
 gate misses, so their figures are development figures (`written_dev4` and
 `written_heldout2` .. `written_heldout4` were first held-out measures of
-sessions' changes, rules/QUALITY.md); `written_heldout`,
-`written_heldout5` and `written_heldout6` are a measure only, and
+sessions' changes, rules/QUALITY.md); `written_heldout` and
+`written_heldout5` are a measure only, and
 --misses refuses to list their turns, so reading them cannot turn them
 into development sets by accident. The committed fit reads none; the
 development sets' claims.jsonl (each final message's claim sentences,
@@ -46,7 +46,7 @@ SETS = (("written_dev", "development: its misses were read"),
         ("written_heldout3", "development: a held-out measure for one session, then its misses were read"),
         ("written_heldout4", "development: a held-out measure for one session, then its misses were read"),
         ("written_heldout5", "held-out: a measure only"),
-        ("written_heldout6", "held-out: a measure only"))
+        ("written_heldout6", "development: a held-out measure for one session, then its misses were read"))
 # The sets --misses may list: those SETS calls development, so a set moves
 # from held-out to development in one place.
 DEVELOPMENT = tuple(name for name, what in SETS if what.startswith("development"))
