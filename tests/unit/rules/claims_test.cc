@@ -107,6 +107,14 @@ TEST_CASE("Diagnostic prompts") {
       {"为什么缓存按用户 id 分？", false},
       {"why is the cache keyed on the user id? the admin page returns 500", true},
       {"why is the cache empty after a restart?", true},
+      // "instead of" after "why do we" asks about a choice; a failure word
+      // beside it still makes a diagnosis.
+      {"why do we route every string through t() instead of template literals?", false},
+      {"why do we get a 502 instead of the page?", true},
+      // A bug report pasted in: what the system fails to do.
+      {"Consider the following PR description: Header.fromstring does not accept Python 3 bytes", true},
+      {"makemigrations produces incorrect path for inner classes", true},
+      {"Add --skip-checks option to the runserver command.", false},
       // A request to build something names a failure without asking for a
       // diagnosis; a why, a fix or a debugging request still makes one.
       {"add a per-query timeout to the reporting endpoints, 10s is fine", false},
