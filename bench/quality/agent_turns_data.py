@@ -13,6 +13,8 @@ import re
 import subprocess
 import sys
 
+import written_sets  # bench/quality is not a package; its scripts run from here
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FOLDERS = ["public_en", "claude_code_nb", "public_zh", "public_zh2"]
 CLASSES = ["claim", "hedged", "negated", "question", "conditional", "uncertainty", "rationale",
@@ -198,13 +200,13 @@ def label_by_claims(sentences, claims):
     return labelled
 
 
-# Our written development sets whose final messages carry claim labels
-# (each folder's claims.jsonl: every claim sentence, supported or not, set
-# by hand by the spec without looking at the gate). A held-out set's
-# claims.jsonl (written_heldout7 has one) is not read here: it stays a
-# measure until a session reads it and moves it into this list.
-WRITTEN_LABELLED = ("written_dev", "written_dev2", "written_dev3", "written_dev4", "written_heldout2",
-                    "written_heldout3", "written_heldout4", "written_heldout6")
+# Our written development sets (written_sets.SETS says which sets are
+# development; a set moves there in that one place): those whose final
+# messages carry claim labels (claims.jsonl: every claim sentence,
+# supported or not, set by hand by the spec without looking at the gate)
+# are read here. A held-out set's claims.jsonl is never read: it stays a
+# measure.
+WRITTEN_LABELLED = written_sets.DEVELOPMENT
 
 
 def load_written(shared, binary, work):

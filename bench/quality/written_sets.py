@@ -65,19 +65,24 @@ LOST_KINDS = (
 _QUALIFIERS = ("hedge", "negation", "conditional", "question", "uncertainty")
 
 
-def judge(binary, casegen, folder, work):
-    """causegate eval's summary lines and misses for one rendered set, and
-    its units (eval --units: each case's decision and weighed sentences)."""
+def judge(binary, casegen, folder, work, units=False):
+    """causegate eval's summary lines and misses for one rendered set, the
+    rendered folder, and with units its rows (eval --units: each case's
+    decision and weighed sentences), else None."""
     out = os.path.join(work, os.path.basename(folder))
     subprocess.run([sys.executable, casegen, "--all", folder, out], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    units = out + ".units.jsonl"
-    run = subprocess.run([binary, "eval", out, "--units", units], capture_output=True, text=True, errors="replace")
+    cmd = [binary, "eval", out]
+    if units:
+        cmd += ["--units", out + ".units.jsonl"]
+    run = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
     if run.returncode not in (0, 1):
         raise RuntimeError("causegate eval %s exited %d: %s" % (out, run.returncode, run.stderr.strip()[:300]))
-    with open(units, encoding="utf-8") as f:
+    if not units:
+        return run.stdout, out, None
+    with open(out + ".units.jsonl", encoding="utf-8") as f:
         judged = [json.loads(line) for line in f if line.strip()]
-    return run.stdout, judged
+    return run.stdout, out, judged
 
 
 def lost_kind(row):
@@ -95,14 +100,15 @@ def lost_kind(row):
     return "qualified" if any(n in _QUALIFIERS for n in names) else "weak"
 
 
-def where_lost(folder, judged):
-    """{lang: Counter of LOST_KINDS names} over the set's missed block turns."""
+def where_lost(rendered, judged):
+    """{lang: Counter of LOST_KINDS names} over the set's missed block turns
+    (the labels as casegen wrote them beside the rendered cases)."""
     labels = {}
-    for name in os.listdir(folder):
-        if name.endswith(".json"):
-            with open(os.path.join(folder, name), encoding="utf-8") as f:
-                case = json.load(f)
-            labels[case["id"]] = (case.get("label"), case.get("lang", "en"))
+    with open(os.path.join(rendered, "labels.jsonl"), encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                case = json.loads(line)
+                labels[case["id"]] = (case.get("label"), case.get("lang", "en"))
     lost = collections.defaultdict(collections.Counter)
     for row in judged:
         label, lang = labels.get(row["id"], (None, None))
@@ -121,7 +127,7 @@ def report(binary, shared, misses=False, lost=False, out=sys.stdout):
             folder = os.path.join(HERE, name)
             if not os.path.isdir(folder):
                 continue
-            text, judged = judge(binary, casegen, folder, work)
+            text, rendered, judged = judge(binary, casegen, folder, work, units=lost)
             print("%s (%s):" % (name, what), file=out)
             rows = {}
             for line in text.splitlines():
@@ -135,7 +141,7 @@ def report(binary, shared, misses=False, lost=False, out=sys.stdout):
                 print("  %-4s precision %s  recall %s (%d of %d block turns)  false blocks %d of %d allow turns" % (
                     lang, fmt(tp, tp + fp), fmt(tp, tp + fn), tp, tp + fn, fp, fp + tn), file=out)
             if lost:
-                by_lang = where_lost(folder, judged)
+                by_lang = where_lost(rendered, judged)
                 for lang in sorted(by_lang):
                     counts = by_lang[lang]
                     print("  %-4s missed block turns: %s" % (lang, ", ".join(
