@@ -59,6 +59,7 @@ void AddEvalCommand(CLI::App& app, Common& common) {
   auto steps = std::make_shared<bool>(false);
   auto units_path = std::make_shared<std::string>();
   auto weights_path = std::make_shared<std::string>();
+  auto shape_weights_path = std::make_shared<std::string>();
   cmd->add_option("dir", *dir, "Folder with labels.jsonl and <id>/payload.json")->required()->check(CLI::ExistingDirectory);
   cmd->add_flag("--strict", *strict, "Exit 1 when any decision differs from its label");
   cmd->add_flag("--steps", *steps, "Print every case's debug-protocol step summary");
@@ -69,7 +70,11 @@ void AddEvalCommand(CLI::App& app, Common& common) {
                   "Claim scorer weights to judge with instead of the built-in ones (rules/scorer/claim_weights.tsv "
                   "format)")
       ->check(CLI::ExistingFile);
-  cmd->callback([&common, dir, strict, steps, units_path, weights_path] {
+  cmd->add_option("--shape-weights", *shape_weights_path,
+                  "Sentence-shape model weights to judge with instead of the built-in ones "
+                  "(rules/scorer/shape_weights.tsv format)")
+      ->check(CLI::ExistingFile);
+  cmd->callback([&common, dir, strict, steps, units_path, weights_path, shape_weights_path] {
     std::shared_ptr<const rules::RuleSet> rules;
     if (Status s = rules::LoadRuleSet(common.rules_dir, &rules); !s.ok()) {
       std::fprintf(stderr, "causegate: %s\n", s.message().c_str());
@@ -86,16 +91,19 @@ void AddEvalCommand(CLI::App& app, Common& common) {
     // Saved turns never grow: judge each at its first read.
     options.transcript_wait = gate::TranscriptWait::kNever;
     rules::ClaimScorer scorer;
-    if (!weights_path->empty()) {
+    rules::ClaimScorer shapes;
+    for (const auto& [path, target, slot] : {std::tuple{weights_path, &scorer, &options.scorer},
+                                              std::tuple{shape_weights_path, &shapes, &options.shapes}}) {
+      if (path->empty()) continue;
       std::string text;
-      Status s = ReadFile(*weights_path, &text) ? rules::ClaimScorer::Parse(text, *weights_path, &scorer)
-                                                : Status::Error(*weights_path + ": cannot open");
+      Status s = ReadFile(*path, &text) ? rules::ClaimScorer::Parse(text, *path, target)
+                                        : Status::Error(*path + ": cannot open");
       if (!s.ok()) {
         std::fprintf(stderr, "causegate: %s\n", s.message().c_str());
         common.exit_code = 2;
         return;
       }
-      options.scorer = &scorer;
+      *slot = target;
     }
     std::ofstream units;
     if (!units_path->empty()) {

@@ -136,6 +136,7 @@ void PrintText(const SelectedTurn& selected, const std::string& path, const rule
       why = std::string(score.claim ? "claim" : "no claim") + ", score " + FormatWeight(score.score);
       if (score.rule >= 0) why += " (" + rules.rule(score.rule).id + ")";
       if (!score.overruled.empty()) why += "; decided by: " + score.overruled;
+      if (score.by_shape) why += "; decided by: the sentence shape";
     }
     Out(out, "  %s %s\n", Quote(v.message.sentences[i].text).c_str(), c(score.claim ? "1" : "2", why).c_str());
     if (!score.scored) continue;
@@ -143,6 +144,13 @@ void PrintText(const SelectedTurn& selected, const std::string& path, const rule
     std::string line = "bias " + FormatWeight(rules::ClaimScorer::Default().bias());
     for (const rules::FeatureWeight& f : score.features) line += ", " + f.feature + " " + FormatWeight(f.weight);
     Out(out, "      %s\n", c("2", line).c_str());
+    if (score.shape_weighed) {
+      const rules::ClaimScorer& shapes = rules::ClaimScorer::ShapeModel();
+      std::string terms = "sentence shape " + FormatWeight(score.shape_score) + " (threshold " +
+                          FormatWeight(shapes.threshold()) + "): bias " + FormatWeight(shapes.bias());
+      for (const rules::FeatureWeight& f : score.shape_features) terms += ", " + f.feature + " " + FormatWeight(f.weight);
+      Out(out, "      %s\n", c("2", terms).c_str());
+    }
   }
 
   Out(out, "\n%s %zu\n", c("1", "claims:").c_str(), v.claims.size());

@@ -116,7 +116,8 @@ GateResult RunGateParsed(HookRequest request, const rules::RuleSet& rules, const
 
   const auto judge_start = Clock::now();
   result.verdict = rules::JudgeTurn(result.turn, last.history.get(), turn_rules,
-                                    options.scorer != nullptr ? *options.scorer : rules::ClaimScorer::Default());
+                                    options.scorer != nullptr ? *options.scorer : rules::ClaimScorer::Default(),
+                                    options.shapes != nullptr ? *options.shapes : rules::ClaimScorer::ShapeModel());
   const std::vector<rules::Claim> warned = SetAsideWarnedClaims(config.config, turn_rules, &result.verdict);
   // From reading the counter to writing it back, one stop of this session
   // at a time; without the lock the stop is still judged, and may count

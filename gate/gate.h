@@ -34,6 +34,9 @@ struct GateOptions {
   // The claim scorer's weights; null: the embedded ones (eval --weights
   // tries a refit without a rebuild).
   const rules::ClaimScorer* scorer = nullptr;
+  // The sentence-shape model's weights; null: the embedded ones (eval
+  // --shape-weights, for bench/quality/fit_shapes.py's folds).
+  const rules::ClaimScorer* shapes = nullptr;
   // Whether a turn the agent is still writing is read again before it is
   // judged (gate/transcript_wait.h). The daemon keeps the default: the
   // wait sleeps only the worker serving that request.

@@ -11,6 +11,7 @@ namespace causegate::rules {
 namespace {
 
 constexpr std::string_view kWeightsFile = "claim_weights.tsv";
+constexpr std::string_view kShapeWeightsFile = "shape_weights.tsv";
 constexpr std::string_view kCauseHeadingTag = "cause-heading";
 constexpr std::string_view kCauseLabelTag = "form.cause-label";
 constexpr std::string_view kReasonLabelTag = "form.reason-label";
@@ -68,8 +69,11 @@ bool IsCauseLabel(const Rule& rule) {
 }
 
 // Feature tags read by something else than the weights: a heading's cause
-// word (MessagePlaces), a proposed command (the citation look-up).
-bool IsReadElsewhere(const Rule& rule) { return rule.tag == kCauseHeadingTag || rule.tag == kProposedCommandTag; }
+// word (MessagePlaces), a proposed command (the citation look-up), the
+// shape model's reach (rules/shape_backstop.h).
+bool IsReadElsewhere(const Rule& rule) {
+  return rule.tag == kCauseHeadingTag || rule.tag == kProposedCommandTag || rule.tag == kShapeModelTag;
+}
 
 // A trait of a clause: a feature that is no claim form, no forcing tag and
 // not read elsewhere ("plan", "own-change", ...).
@@ -117,17 +121,33 @@ void Add(std::vector<FeatureWeight>* out, std::string name, const ClaimScorer& s
 
 }  // namespace
 
+namespace {
+
+ClaimScorer LoadEmbedded(std::string_view name) {
+  ClaimScorer s;
+  const EmbeddedFile* file = FindEmbedded(name);
+  // The embedded weights are checked by the tests; a failure is a build bug.
+  if (file == nullptr || !ClaimScorer::Parse(file->contents, "<builtin>/" + std::string(name), &s).ok()) {
+    return ClaimScorer::Never();
+  }
+  return s;
+}
+
+}  // namespace
+
+ClaimScorer ClaimScorer::Never() {
+  ClaimScorer s;
+  s.threshold_ = 1e300;  // nothing is a claim: the gate fails open
+  return s;
+}
+
 const ClaimScorer& ClaimScorer::Default() {
-  static const ClaimScorer scorer = [] {
-    ClaimScorer s;
-    const EmbeddedFile* file = FindEmbedded(kWeightsFile);
-    // The embedded weights are checked by the tests; a failure is a build bug.
-    if (file == nullptr || !Parse(file->contents, "<builtin>/" + std::string(kWeightsFile), &s).ok()) {
-      s = ClaimScorer();
-      s.threshold_ = 1e300;  // nothing is a claim: the gate fails open
-    }
-    return s;
-  }();
+  static const ClaimScorer scorer = LoadEmbedded(kWeightsFile);
+  return scorer;
+}
+
+const ClaimScorer& ClaimScorer::ShapeModel() {
+  static const ClaimScorer scorer = LoadEmbedded(kShapeWeightsFile);
   return scorer;
 }
 

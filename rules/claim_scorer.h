@@ -36,11 +36,23 @@ inline constexpr std::string_view kForceExemptTag = "force-exempt";
 // code span in a sentence it matches is a command proposed for the next
 // probe, a plan, so found nowhere it fabricates nothing (spec section 2).
 inline constexpr std::string_view kProposedCommandTag = "proposed-command";
+// A `feature` tag read by the shape backstop (rules/shape_backstop.h): the
+// sentences its rule matches are the ones the sentence-shape model may
+// weigh (the English pack's rule takes prose with no Han), and the rule is
+// the one a claim the model found names, so a config can switch it off.
+inline constexpr std::string_view kShapeModelTag = "shape-model";
 
 class ClaimScorer {
  public:
   // The weights compiled into the binary.
   static const ClaimScorer& Default();
+  // The sentence-shape model's weights compiled into the binary
+  // (rules/shape_backstop.h; the same file format, with "p:" + a feature
+  // name above and "s:" + a shape n-gram, rules/sentence_shape.h).
+  static const ClaimScorer& ShapeModel();
+  // A scorer that takes nothing for a claim (what a broken embedded file
+  // falls back to: the gate fails open).
+  static ClaimScorer Never();
 
   // One "name<TAB>weight" per line; "#" starts a comment. "bias" and
   // "threshold" are required; "cue:*" is the weight of a claim rule whose
@@ -79,6 +91,13 @@ struct ClaimScore {
   // "no diagnosis and no failure named", "forced claim (rule id)",
   // "forced exempt (rule id)".
   std::string overruled;
+  // Set when the sentence-shape model weighed the sentence
+  // (rules/shape_backstop.h): its score (a claim at >= its own threshold)
+  // and its largest terms; by_shape when that made the sentence a claim.
+  bool shape_weighed = false;
+  bool by_shape = false;
+  double shape_score = 0;
+  std::vector<FeatureWeight> shape_features;
 };
 
 // Where a sentence stands, for its structure features. A unit that a

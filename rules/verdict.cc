@@ -19,6 +19,7 @@
 #include "evidence/limits.h"
 #include "evidence/text_fold.h"
 #include "rules/prefetched_history.h"
+#include "rules/shape_backstop.h"
 
 namespace causegate::rules {
 
@@ -210,7 +211,7 @@ void CompleteProtocol(const RuleSet& rules, Verdict* v) {
 }  // namespace
 
 Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const RuleSet& rules,
-                  const ClaimScorer& scorer) {
+                  const ClaimScorer& scorer, const ClaimScorer& shapes) {
   Verdict v;
   std::string_view text = turn.final_message;
   if (text.size() > limits::kMaxMessageBytes) {
@@ -238,8 +239,10 @@ Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const 
     const Sentence& sentence = v.message.sentences[i];
     v.sentences.push_back(ClassifySentence(rules, sentence.masked));
     const SentenceClass& c = v.sentences.back();
-    v.scores.push_back(ScoreSentence(rules, scorer, sentence.masked, c, places.Of(sentence),
-                                     v.diagnostic_rule >= 0));
+    const SentencePlace place = places.Of(sentence);
+    v.scores.push_back(ScoreSentence(rules, scorer, sentence.masked, c, place, v.diagnostic_rule >= 0));
+    ConsiderShape(rules, shapes, sentence.masked, c, place, v.diagnostic_rule >= 0,
+                  &v.scores.back());
     const ClaimScore& score = v.scores.back();
     if (!score.claim) continue;
     // The same sentence written twice (a retry that repeats itself) is one

@@ -86,7 +86,10 @@ struct Verdict {
 // When the prompt follows up on earlier turns (rules/protocol_steps.h),
 // those turns are read first for protocol tracking and then handed to the
 // citation look-up, so each is read from history once.
+// scorer and shapes are the claim scorer's and the sentence-shape model's
+// weights (rules/shape_backstop.h).
 Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const RuleSet& rules,
-                  const ClaimScorer& scorer = ClaimScorer::Default());
+                  const ClaimScorer& scorer = ClaimScorer::Default(),
+                  const ClaimScorer& shapes = ClaimScorer::ShapeModel());
 
 }  // namespace causegate::rules

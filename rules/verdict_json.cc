@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rules/sentence_shape.h"
+
 namespace causegate::rules {
 namespace {
 
@@ -68,6 +70,10 @@ json SentenceScores(const Verdict& verdict, const RuleSet& rules, bool all_sente
     const SentenceClass& c = verdict.sentences[i];
     sj["rules_only"] = c.assertive() && (verdict.diagnostic_rule >= 0 || c.names_failure());
     if (!score.overruled.empty()) sj["overruled"] = score.overruled;
+    if (score.shape_weighed) sj["shape_score"] = score.shape_score;
+    if (score.by_shape) sj["by_shape"] = true;
+    // Every shape n-gram, for fitting the shape model (bench/quality/fit_shapes.py).
+    if (all_sentences) sj["shapes"] = ShapeFeatures(verdict.message.sentences[i].masked);
     out.push_back(std::move(sj));
   }
   return out;

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Fits the sentence-shape model (rules/scorer/shape_weights.tsv).
+
+    python3 bench/quality/fit_shapes.py --bin build/causegate          # refit
+    python3 bench/quality/fit_shapes.py --bin build/causegate --cv     # leave one writer out, turn level
+
+Needs python3-sklearn (Debian). One command, reproducible (the solver is
+deterministic). The model (rules/shape_backstop.h) is a second opinion that
+can only add claims: a logistic regression over the claim scorer's own
+features of a sentence ("p:" + name) and the sentence's shape n-grams
+("s:" + n-gram, rules/sentence_shape.h: closed-class words kept, every
+other word reduced to its form), both read from `causegate eval --units`,
+so the features are exactly the gate's. English only.
+
+It is fitted on every English sentence of our written development sets
+(bench/quality/written_*, the claim labels of claims.jsonl; each set is one
+writer) and of the agent_turns train split (hand labels). The held-out
+written sets and the validation split are never read. The writers are what
+it must carry across: --cv fits without one writer at a time, judges that
+writer's turns with those weights (`eval --shape-weights`) and counts the
+block turns it adds and the false blocks it makes, against the gate with no
+shape model. The regularisation (C) and the claim probability were set
+once, on leave-one-writer-out sentences, before any held-out set was
+judged with the model (rules/QUALITY_HISTORY.md, the eleventh session).
+"""
+import argparse
+import collections
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import agent_turns_data as data  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(HERE))
+DEFAULT_OUT = os.path.join(REPO, "rules", "scorer", "shape_weights.tsv")
+# L2 strength as sklearn's inverse C, and the claim probability a sentence
+# needs: precision first, as the claim scorer's (fit_scorer.py).
+C = 0.3
+CLAIM_PROBABILITY = 0.85
+# Weights smaller than this are left out of the file: they move no score.
+MIN_WEIGHT = 0.001
+ENGLISH_REAL = ("public_en", "claude_code_nb")
+REAL = "agent_turns-train"
+# A file that weighs nothing: the gate without the shape model.
+NEVER = "bias\t-100\nthreshold\t%.4f\n"
+
+
+def threshold():
+    return math.log(CLAIM_PROBABILITY / (1 - CLAIM_PROBABILITY))
+
+
+def features(sentence):
+    names = {"p:" + f["name"]: 1 for f in sentence.get("features", [])}
+    names.update({"s:" + g: 1 for g in sentence.get("shapes", [])})
+    return names
+
+
+def load_rows(shared, binary, work):
+    """[(writer, case id, feature dict, 1 if claim else 0)] and the rendered
+    folder of each writer with its case ids."""
+    rows, folders = [], collections.defaultdict(lambda: (None, set()))
+    for case, judged, sentences in data.load_written(shared, binary, work):
+        if judged is None or case.get("lang", "en") != "en":
+            continue
+        writer = case["id"].split("-", 1)[0]
+        for s, label in sentences:
+            rows.append((writer, case["id"], features(s), 1 if label == "claim" else 0))
+    for folder in ENGLISH_REAL:
+        for case, judged, sentences in data.load_folder(shared, folder, binary, work):
+            if judged is None or case.get("split") != "train":
+                continue
+            for s, label in sentences:
+                if label is not None:
+                    rows.append((REAL, case["id"], features(s), 1 if label == "claim" else 0))
+    return rows
+
+
+def fit(rows):
+    try:
+        from sklearn.feature_extraction import DictVectorizer
+        from sklearn.linear_model import LogisticRegression
+    except ImportError:
+        sys.exit("fit_shapes.py needs scikit-learn: apt-get install python3-sklearn")
+    vec = DictVectorizer()
+    x = vec.fit_transform([r[2] for r in rows])
+    model = LogisticRegression(C=C, max_iter=5000).fit(x, [r[3] for r in rows])
+    return {name: model.coef_[0][i] for name, i in vec.vocabulary_.items()}, model.intercept_[0]
+
+
+def write_weights(path, weights, bias, header):
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(header)
+        out.write("bias\t%.4f\nthreshold\t%.4f\n" % (bias, threshold()))
+        for name in sorted(weights, key=lambda n: (-abs(weights[n]), n)):
+            if abs(weights[name]) >= MIN_WEIGHT:
+                out.write("%s\t%.4f\n" % (name, weights[name]))
+
+
+def turn_counts(units_path, labels, ids):
+    """(block turns caught, block turns, false blocks, allow turns) over ids."""
+    caught = blocks = false = allows = 0
+    with open(units_path, encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line)
+            if row["id"] not in ids or labels.get(row["id"]) not in ("block", "allow"):
+                continue
+            blocked = row["decision"] == "block"
+            if labels[row["id"]] == "block":
+                blocks += 1
+                caught += blocked
+            else:
+                allows += 1
+                false += blocked
+    return caught, blocks, false, allows
+
+
+def rendered_of(writer, work, shared):
+    """The rendered folders a writer's cases are in, and their labels."""
+    if writer == REAL:
+        folders = [os.path.join(work, f) for f in ENGLISH_REAL]
+    else:
+        folders = [os.path.join(work, name) for name in data.WRITTEN_LABELLED]
+    labels = {}
+    for folder in folders:
+        with open(os.path.join(folder, "labels.jsonl"), encoding="utf-8") as f:
+            for line in f:
+                case = json.loads(line)
+                labels[case["id"]] = case.get("label")
+    if writer == REAL:
+        # The corpus leaves its ambiguous turns out of turn figures.
+        for folder in ENGLISH_REAL:
+            for case_id, case in data.load_cases(os.path.join(data.corpus_root(shared), folder, "cases")).items():
+                if case.get("ambiguous"):
+                    labels[case_id] = None
+    return folders, labels
+
+
+def cv(args, rows, work):
+    writers = sorted({r[0] for r in rows})
+    never = os.path.join(work, "never.tsv")
+    with open(never, "w") as f:
+        f.write(NEVER % threshold())
+    total = collections.Counter()
+    print("leave one writer out (English; turns of the left-out writer, without -> with the shape model):")
+    for writer in writers:
+        weights, bias = fit([r for r in rows if r[0] != writer])
+        fold = os.path.join(work, "fold.tsv")
+        write_weights(fold, weights, bias, "")
+        ids = {r[1] for r in rows if r[0] == writer}
+        folders, labels = rendered_of(writer, work, args.shared)
+        got = {}
+        for name, path in (("without", never), ("with", fold)):
+            counts = [0, 0, 0, 0]
+            for folder in folders:
+                units = os.path.join(work, "cv.units.jsonl")
+                subprocess.run([args.bin, "eval", folder, "--units", units, "--shape-weights", path],
+                               check=True, stdout=subprocess.DEVNULL)
+                counts = [a + b for a, b in zip(counts, turn_counts(units, labels, ids))]
+            got[name] = counts
+        (c0, b, f0, a), (c1, _, f1, _) = got["without"], got["with"]
+        total.update({"caught0": c0, "caught1": c1, "blocks": b, "false0": f0, "false1": f1, "allows": a})
+        print("  %-18s block turns caught %3d -> %3d of %3d   false blocks %d -> %d of %d" % (writer, c0, c1, b, f0, f1, a))
+    print("  %-18s block turns caught %3d -> %3d of %3d   false blocks %d -> %d of %d" % (
+        "all", total["caught0"], total["caught1"], total["blocks"], total["false0"], total["false1"], total["allows"]))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default=os.path.join(REPO, "build", "causegate"))
+    ap.add_argument("--shared", default=os.path.join(os.path.dirname(REPO), "shared"))
+    ap.add_argument("--work", help="scratch folder for the rendered sessions")
+    ap.add_argument("--out", default=DEFAULT_OUT)
+    ap.add_argument("--cv", action="store_true", help="leave one writer out at turn level; writes no weights")
+    args = ap.parse_args()
+    if not os.path.isdir(data.corpus_root(args.shared)):
+        print("SKIP: no %s" % data.corpus_root(args.shared))
+        return 77
+    with tempfile.TemporaryDirectory(prefix="causegate-shapes-") as tmp:
+        work = args.work or tmp
+        rows = load_rows(args.shared, args.bin, work)
+        by_writer = collections.Counter(r[0] for r in rows)
+        claims = sum(r[3] for r in rows)
+        print("%d English sentences, %d claims; writers: %s" % (
+            len(rows), claims, ", ".join("%s %d" % kv for kv in sorted(by_writer.items()))))
+        if args.cv:
+            cv(args, rows, work)
+            return 0
+        weights, bias = fit(rows)
+        header = ("# The sentence-shape model (rules/shape_backstop.h): \"p:\" + a claim scorer feature,\n"
+                  "# \"s:\" + a shape n-gram (rules/sentence_shape.h). Written by\n"
+                  "#   python3 bench/quality/fit_shapes.py --bin build/causegate\n"
+                  "# from %d English sentences (%d claims) of %d writers: our written development sets'\n"
+                  "# claims.jsonl and the agent_turns train split. L2, C = %g; a claim at probability %.2f.\n"
+                  % (len(rows), claims, len(by_writer), C, CLAIM_PROBABILITY))
+        write_weights(args.out, weights, bias, header)
+        kept = sum(1 for w in weights.values() if abs(w) >= MIN_WEIGHT)
+        print("wrote %s: %d weights of %d features" % (args.out, kept, len(weights)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+#include "rules/sentence_shape.h"
+
+#include <algorithm>
+#include <iterator>
+#include <unordered_set>
+
+namespace causegate::rules {
+namespace {
+
+// English closed-class words: determiners, pronouns, auxiliaries, negation,
+// connectives, prepositions, modals and a few adverbs of degree and time.
+// A fixed list, not learnt: which of them matter is the fit's business.
+constexpr std::string_view kClosedClass[] = {
+    "a", "about", "after", "again", "against", "all", "already", "also", "although", "always", "am", "an", "and",
+    "another", "any", "anything", "are", "aren't", "as", "at", "away", "back", "be", "because", "been", "before",
+    "being", "between", "both", "but", "by", "can", "can't", "cannot", "could", "did", "didn't", "do", "does",
+    "doesn't", "don't", "done", "down", "during", "each", "either", "even", "ever", "every", "everything", "first",
+    "for", "from", "had", "has", "have", "he", "hence", "her", "here", "here's", "him", "his", "how", "i", "i'm",
+    "i've", "if", "in", "instead", "into", "is", "isn't", "it", "it's", "its", "just", "less", "many", "may", "me",
+    "might", "more", "most", "much", "must", "my", "n't", "neither", "never", "no", "none", "nor", "not", "nothing",
+    "now", "of", "off", "on", "once", "one", "only", "onto", "or", "other", "our", "out", "over", "own", "per",
+    "rather", "same", "second", "she", "should", "since", "so", "some", "something", "still", "such", "than",
+    "that", "that's", "the", "their", "them", "then", "there", "there's", "therefore", "these", "they", "they're",
+    "this", "those", "though", "through", "thus", "to", "too", "two", "under", "unless", "until", "up", "us",
+    "very", "via", "was", "wasn't", "we", "we're", "we've", "were", "weren't", "what", "what's", "whatever", "when",
+    "whenever", "where", "whereas", "whether", "which", "while", "who", "whom", "whose", "why", "will", "with",
+    "without", "won't", "would", "yet", "you", "you're", "your",
+};
+
+bool IsClosedClass(std::string_view lower) {
+  static const std::unordered_set<std::string_view> words(std::begin(kClosedClass), std::end(kClosedClass));
+  return words.count(lower) > 0;
+}
+
+constexpr std::string_view kRightQuote = "\xE2\x80\x99";  // ’
+
+bool IsAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// A word's shape: itself when closed-class, else its form.
+std::string WordShape(std::string_view word) {
+  if (word == "QUOTE") return "C";
+  std::string lower(word);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
+  if (IsClosedClass(lower)) return lower;
+  // An identifier: snake_case, a dotted path, camelCase.
+  if (word.find('_') != std::string_view::npos || word.find('.') != std::string_view::npos) return "C";
+  for (std::size_t i = 1; i < word.size(); ++i) {
+    if (word[i - 1] >= 'a' && word[i - 1] <= 'z' && word[i] >= 'A' && word[i] <= 'Z') return "C";
+  }
+  if (EndsWith(lower, "ing")) return "Wing";
+  if (EndsWith(lower, "ed")) return "Wed";
+  if (EndsWith(lower, "s") && !EndsWith(lower, "ss")) return "Ws";
+  return "W";
+}
+
+// The length of the UTF-8 sequence a lead byte opens (1 for a stray byte).
+std::size_t Utf8Length(unsigned char lead) {
+  if (lead >= 0xF0 && lead < 0xF8) return 4;
+  if (lead >= 0xE0) return 3;
+  if (lead >= 0xC0) return 2;
+  return 1;
+}
+
+}  // namespace
+
+std::vector<std::string> ShapeTokens(std::string_view s) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < s.size() && out.size() < kMaxShapeTokens) {
+    const char c = s[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      ++i;
+    } else if (IsAsciiLetter(c)) {
+      // A word runs over letters, digits, '_', '-', an apostrophe (ASCII or
+      // U+2019, as agents write "doesn’t") and a dot inside a path.
+      std::string word(1, c);
+      std::size_t j = i + 1;
+      while (j < s.size()) {
+        const char d = s[j];
+        const bool next_alnum = j + 1 < s.size() && (IsAsciiLetter(s[j + 1]) || IsDigit(s[j + 1]));
+        if (IsAsciiLetter(d) || IsDigit(d) || d == '_' || d == '-' || (d == '\'' && next_alnum) ||
+            (d == '.' && next_alnum)) {
+          word += d;
+          ++j;
+        } else if (s.substr(j, 3) == kRightQuote && j + 3 < s.size() && IsAsciiLetter(s[j + 3])) {
+          word += '\'';
+          j += 3;
+        } else {
+          break;
+        }
+      }
+      while (word.size() > 1 && word.back() == '-') word.pop_back();
+      out.push_back(WordShape(word));
+      i = j;
+    } else if (IsDigit(c)) {
+      std::size_t j = i + 1;
+      while (j < s.size() && (IsAsciiLetter(s[j]) || IsDigit(s[j]) || s[j] == '_' ||
+                              (s[j] == '.' && j + 1 < s.size() && IsDigit(s[j + 1])))) {
+        ++j;
+      }
+      out.push_back("N");
+      i = j;
+    } else if (c == ',' || c == ':' || c == ';' || c == '(' || c == ')') {
+      out.emplace_back(1, c);
+      ++i;
+    } else {
+      out.push_back("P");
+      i += std::min(Utf8Length(static_cast<unsigned char>(c)), s.size() - i);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> ShapeFeatures(std::string_view masked) {
+  std::vector<std::string> tokens = ShapeTokens(masked);
+  tokens.insert(tokens.begin(), "<s>");
+  tokens.push_back("</s>");
+  std::vector<std::string> out;
+  std::unordered_set<std::string> seen;
+  auto add = [&](std::string name) {
+    if (seen.insert(name).second) out.push_back(std::move(name));
+  };
+  // "u:so", "b:Ws_on", "t:,_so_W": a kind letter, then the tokens joined by '_'.
+  auto gram = [&](char kind, std::size_t first, std::size_t n) {
+    std::string name(1, kind);
+    name += ':';
+    for (std::size_t k = first; k < first + n; ++k) {
+      if (k > first) name += '_';
+      name += tokens[k];
+    }
+    add(std::move(name));
+  };
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (IsClosedClass(tokens[i])) gram('u', i, 1);
+    if (i + 1 < tokens.size()) gram('b', i, 2);
+    if (i + 2 < tokens.size()) gram('t', i, 3);
+  }
+  return out;
+}
+
+}  // namespace causegate::rules

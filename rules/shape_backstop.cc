@@ -1,0 +1,78 @@
+#include "rules/shape_backstop.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "rules/sentence_shape.h"
+
+namespace causegate::rules {
+namespace {
+
+// The kinds that qualify a clause so that it asserts no cause (spec
+// section 2). A rationale is not among them: it is a feature the model
+// weighs ("p:rationale").
+constexpr RuleKind kQualifiers[] = {RuleKind::kHedge, RuleKind::kQuestion, RuleKind::kConditional,
+                                    RuleKind::kNegation, RuleKind::kUncertainty};
+constexpr std::string_view kQualifierFeatures[] = {"hedge", "question", "conditional", "negation", "uncertainty"};
+
+// How many of the model's terms explain shows.
+constexpr std::size_t kShownTerms = 6;
+
+int ShapeRule(const RuleSet& rules, const Hits& hits) {
+  for (const int r : hits.rules) {
+    const Rule& rule = rules.rule(r);
+    if (rule.kind == RuleKind::kFeature && rule.tag == kShapeModelTag) return r;
+  }
+  return -1;
+}
+
+// The clause that would carry the claim is qualified: for a sentence the
+// scorer weighed, by the exemption features of its claim clause; for one
+// it did not (no cue, so no clause was chosen), by any in the sentence.
+bool Qualified(const SentenceClass& whole, const ClaimScore& score) {
+  if (score.scored) {
+    return std::any_of(score.features.begin(), score.features.end(), [](const FeatureWeight& f) {
+      return std::find(std::begin(kQualifierFeatures), std::end(kQualifierFeatures), f.feature) !=
+             std::end(kQualifierFeatures);
+    });
+  }
+  return std::any_of(std::begin(kQualifiers), std::end(kQualifiers),
+                     [&](RuleKind kind) { return whole.hits.Has(kind); });
+}
+
+}  // namespace
+
+void ConsiderShape(const RuleSet& rules, const ClaimScorer& shapes, std::string_view masked,
+                   const SentenceClass& whole, const SentencePlace& place, bool diagnosis, ClaimScore* score) {
+  if (score->claim || !score->overruled.empty() || !diagnosis) return;
+  if (place.unit == UnitKind::kHeading || place.labels_cause_cells) return;
+  const int rule = ShapeRule(rules, whole.hits);
+  if (rule < 0 || Qualified(whole, *score)) return;
+
+  std::vector<FeatureWeight> terms;
+  double total = shapes.bias();
+  for (const FeatureWeight& f : score->features) {
+    const double w = shapes.Weight("p:" + f.feature);
+    total += w;
+    if (w != 0) terms.push_back({"p:" + f.feature, w});
+  }
+  for (std::string& gram : ShapeFeatures(masked)) {
+    const double w = shapes.Weight("s:" + gram);
+    total += w;
+    if (w != 0) terms.push_back({"s:" + std::move(gram), w});
+  }
+  std::stable_sort(terms.begin(), terms.end(),
+                   [](const FeatureWeight& a, const FeatureWeight& b) { return std::abs(a.weight) > std::abs(b.weight); });
+  if (terms.size() > kShownTerms) terms.resize(kShownTerms);
+  score->shape_weighed = true;
+  score->shape_score = total;
+  score->shape_features = std::move(terms);
+  if (total < shapes.threshold()) return;
+  score->claim = true;
+  score->scored = true;
+  score->by_shape = true;
+  if (score->rule < 0) score->rule = rule;
+}
+
+}  // namespace causegate::rules

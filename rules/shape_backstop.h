@@ -1,0 +1,31 @@
+// A second opinion for the sentences the claim scorer let pass: the
+// sentence-shape model (rules/sentence_shape.h), a logistic regression over
+// the scorer's own features and the sentence's closed-class n-grams, fitted
+// across writers by bench/quality/fit_shapes.py. It can only add a claim,
+// never take one away, and only where the spec allows one: in a diagnosis
+// turn, in a sentence its rule reaches (kShapeModelTag), not a heading or a
+// label cell, with no hedge, negation, conditional, question or uncertainty
+// in the clause that would carry the claim. Mechanism statements with no
+// connective ("metricsd only listens on loopback, so connections on the
+// private interface find nothing bound") are where the packs' cues end;
+// the measurement that chose it is in rules/QUALITY_HISTORY.md, the
+// eleventh session.
+// Tests: tests/unit/rules/shape_backstop_test.cc.
+#pragma once
+
+#include <string_view>
+
+#include "rules/claim_scorer.h"
+#include "rules/claims.h"
+#include "rules/rule_set.h"
+
+namespace causegate::rules {
+
+// Weighs the sentence with the shape model when score is no claim and the
+// rules allow one (above); on a claim sets score->claim, score->by_shape
+// and, when no rule named the sentence, score->rule to the shape-model
+// rule.
+void ConsiderShape(const RuleSet& rules, const ClaimScorer& shapes, std::string_view masked,
+                   const SentenceClass& whole, const SentencePlace& place, bool diagnosis, ClaimScore* score);
+
+}  // namespace causegate::rules

@@ -1,0 +1,86 @@
+#include "rules/shape_backstop.h"
+
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "rules/message.h"
+#include "test_rules.h"
+
+namespace causegate::rules {
+namespace {
+
+using testing::DefaultRules;
+
+// A model that takes any sentence with "so" in it for a claim: the tests
+// below are about where the model may add a claim, not about its weights.
+const ClaimScorer& SoModel() {
+  static const ClaimScorer model = [] {
+    ClaimScorer s;
+    REQUIRE(ClaimScorer::Parse("bias\t0\nthreshold\t1\ns:u:so\t2\n", "so.tsv", &s).ok());
+    return s;
+  }();
+  return model;
+}
+
+// The claim scorer's and then the model's verdict on the first sentence of
+// text, as JudgeTurn reaches it.
+ClaimScore Judge(std::string_view text, bool diagnosis = true, const ClaimScorer& shapes = SoModel()) {
+  const RuleSet& rules = DefaultRules();
+  const Message m = ParseMessage(text);
+  REQUIRE(!m.sentences.empty());
+  const Sentence& s = m.sentences.front();
+  const SentenceClass whole = ClassifySentence(rules, s.masked);
+  const SentencePlace place = MessagePlaces(rules, m).Of(s);
+  ClaimScore score = ScoreSentence(rules, ClaimScorer::Default(), s.masked, whole, place, diagnosis);
+  ConsiderShape(rules, shapes, s.masked, whole, place, diagnosis, &score);
+  return score;
+}
+
+TEST_CASE("Shape backstop: the embedded model parses and weighs something") {
+  const ClaimScorer& model = ClaimScorer::ShapeModel();
+  CHECK(model.threshold() < 1e100);
+  CHECK(model.bias() > -100);  // not the placeholder that weighs nothing
+}
+
+TEST_CASE("Shape backstop: a mechanism with no cue becomes a claim, named by the model's rule") {
+  const ClaimScore s = Judge("The worker only listens on loopback, so nothing reaches it from the LAN.");
+  CHECK(s.claim);
+  CHECK(s.by_shape);
+  CHECK(s.shape_weighed);
+  CHECK(s.shape_score >= 1);
+  REQUIRE(s.rule >= 0);
+  CHECK(DefaultRules().rule(s.rule).id == "en.feature.shape-model");
+  REQUIRE(!s.shape_features.empty());
+  CHECK(s.shape_features.front().feature == "s:u:so");
+}
+
+TEST_CASE("Shape backstop: only where the spec allows a claim") {
+  // No diagnosis and no failure named.
+  CHECK_FALSE(Judge("The worker only listens on loopback, so nothing reaches it from the LAN.", false).claim);
+  // A hedge, a negation, a question, a conditional in the sentence.
+  for (const char* qualified : {"The worker may only listen on loopback, so nothing reaches it.",
+                                "It is not that the worker listens on loopback, so look elsewhere.",
+                                "Does the worker only listen on loopback, so nothing reaches it?",
+                                "If the worker only listens on loopback, so be it."}) {
+    INFO(qualified);
+    CHECK_FALSE(Judge(qualified).claim);
+  }
+  // A heading is never a claim.
+  CHECK_FALSE(Judge("## So the worker listens on loopback").claim);
+  // Chinese prose is outside the model's reach (its rule takes no Han).
+  CHECK_FALSE(Judge("worker 只监听 loopback，so 局域网的请求到不了。").claim);
+}
+
+TEST_CASE("Shape backstop: never takes a claim away, never weighs past its threshold") {
+  ClaimScorer never = ClaimScorer::Never();
+  const ClaimScore claim = Judge("The upload timed out because the proxy buffers the whole body.", true, never);
+  CHECK(claim.claim);
+  CHECK_FALSE(claim.by_shape);
+  const ClaimScore none = Judge("The worker only listens on loopback, so nothing reaches it from the LAN.", true, never);
+  CHECK_FALSE(none.claim);
+  CHECK(none.shape_weighed);  // weighed, and below the threshold
+}
+
+}  // namespace
+}  // namespace causegate::rules
