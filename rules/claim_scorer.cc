@@ -1,33 +1,21 @@
 #include "rules/claim_scorer.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
-#include <cstdlib>
+#include <cstdint>
 
 #include "rules/embedded.h"
+#include "rules/feature_hash.h"
+#include "rules/shape_table.h"
+#include "rules/weights_file.h"
 
 namespace causegate::rules {
 namespace {
 
 constexpr std::string_view kWeightsFile = "claim_weights.tsv";
-constexpr std::string_view kShapeWeightsFile = "shape_weights.tsv";
 constexpr std::string_view kCauseHeadingTag = "cause-heading";
 constexpr std::string_view kCauseLabelTag = "form.cause-label";
 constexpr std::string_view kReasonLabelTag = "form.reason-label";
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-bool ParseDouble(std::string_view text, double* out) {
-  const std::string copy(text);
-  char* end = nullptr;
-  *out = std::strtod(copy.c_str(), &end);
-  return end != nullptr && *end == '\0' && !copy.empty() && std::isfinite(*out);
-}
 
 // The trait of a plan or an offer (en.feature.plan, zh.feature.plan).
 constexpr std::string_view kPlanTag = "plan";
@@ -147,49 +135,48 @@ const ClaimScorer& ClaimScorer::Default() {
 }
 
 const ClaimScorer& ClaimScorer::ShapeModel() {
-  static const ClaimScorer scorer = LoadEmbedded(kShapeWeightsFile);
+  static const ClaimScorer scorer =
+      FromTable(shape_table::kBias, shape_table::kThreshold, shape_table::kWeights, shape_table::kWeightCount);
   return scorer;
 }
 
 Status ClaimScorer::Parse(std::string_view text, const std::string& file, ClaimScorer* out) {
+  WeightsFile read;
+  std::string error;
+  if (!ReadWeightsFile(text, file, &read, &error)) return Status::Error(error);
   ClaimScorer s;
-  bool have_bias = false;
-  bool have_threshold = false;
-  int line_number = 0;
-  while (!text.empty()) {
-    const std::size_t nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-    ++line_number;
-    if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    line = Trim(line);
-    if (line.empty()) continue;
-    const std::size_t tab = line.find('\t');
-    const std::string where = file + ":" + std::to_string(line_number) + ": ";
-    if (tab == std::string_view::npos) return Status::Error(where + "expected \"name<TAB>weight\"");
-    const std::string name(Trim(line.substr(0, tab)));
-    double value = 0;
-    if (name.empty()) return Status::Error(where + "empty feature name");
-    if (!ParseDouble(Trim(line.substr(tab + 1)), &value)) return Status::Error(where + "weight is not a finite number");
-    if (name == "bias") {
-      s.bias_ = value;
-      have_bias = true;
-    } else if (name == "threshold") {
-      s.threshold_ = value;
-      have_threshold = true;
-    } else if (!s.weights_.emplace(name, value).second) {
-      return Status::Error(where + "feature \"" + name + "\" given twice");
-    }
-  }
-  if (!have_bias || !have_threshold) return Status::Error(file + ": \"bias\" and \"threshold\" are required");
+  s.bias_ = read.bias;
+  s.threshold_ = read.threshold;
+  for (auto& [name, weight] : read.weights) s.weights_.emplace(std::move(name), weight);
   if (auto it = s.weights_.find("cue:*"); it != s.weights_.end()) s.default_cue_ = it->second;
   *out = std::move(s);
   return Status::Ok();
 }
 
-double ClaimScorer::Weight(std::string_view feature) const {
-  if (auto it = weights_.find(std::string(feature)); it != weights_.end()) return it->second;
-  return feature.substr(0, 4) == "cue:" ? default_cue_ : 0.0;
+ClaimScorer ClaimScorer::FromTable(double bias, double threshold, const HashedWeight* table, std::size_t size) {
+  ClaimScorer s;
+  s.bias_ = bias;
+  s.threshold_ = threshold;
+  s.table_ = table;
+  s.table_size_ = size;
+  return s;
+}
+
+double ClaimScorer::Weight(std::string_view feature) const { return Weight(feature, {}); }
+
+double ClaimScorer::Weight(std::string_view prefix, std::string_view name) const {
+  if (table_ != nullptr) {
+    const std::uint64_t h = FeatureHash(prefix, name);
+    const HashedWeight* end = table_ + table_size_;
+    const HashedWeight* it =
+        std::lower_bound(table_, end, h, [](const HashedWeight& row, std::uint64_t key) { return row.hash < key; });
+    return it != end && it->hash == h ? it->weight : 0.0;
+  }
+  std::string key;
+  key.reserve(prefix.size() + name.size());
+  key.append(prefix).append(name);
+  if (auto it = weights_.find(key); it != weights_.end()) return it->second;
+  return key.compare(0, 4, "cue:") == 0 ? default_cue_ : 0.0;
 }
 
 std::string CueFeature(const Rule& rule) {

@@ -27,6 +27,7 @@
 #include "rules/clauses.h"
 #include "rules/message.h"
 #include "rules/rule_set.h"
+#include "rules/shape_table.h"
 
 namespace causegate::rules {
 
@@ -47,9 +48,13 @@ class ClaimScorer {
   // The weights compiled into the binary.
   static const ClaimScorer& Default();
   // The sentence-shape model's weights compiled into the binary
-  // (rules/shape_backstop.h; the same file format, with "p:" + a feature
-  // name above and "s:" + a shape n-gram, rules/sentence_shape.h).
+  // (rules/shape_backstop.h, rules/shape_table.h; its file has the same
+  // format, with "p:" + a feature name above and "s:" + a shape n-gram,
+  // rules/sentence_shape.h).
   static const ClaimScorer& ShapeModel();
+  // Weights looked up in a table sorted by FeatureHash (rules/shape_table.h),
+  // which must outlive the scorer.
+  static ClaimScorer FromTable(double bias, double threshold, const HashedWeight* table, std::size_t size);
   // A scorer that takes nothing for a claim (what a broken embedded file
   // falls back to: the gate fails open).
   static ClaimScorer Never();
@@ -62,6 +67,8 @@ class ClaimScorer {
   // The feature's weight; 0 for a name the scorer does not know, except
   // claim-rule families, which fall back to "cue:*".
   double Weight(std::string_view feature) const;
+  // The weight of prefix + name, without building that string in a table.
+  double Weight(std::string_view prefix, std::string_view name) const;
   double bias() const { return bias_; }
   double threshold() const { return threshold_; }
 
@@ -70,6 +77,8 @@ class ClaimScorer {
   double bias_ = 0;
   double threshold_ = 0;
   double default_cue_ = 0;
+  const HashedWeight* table_ = nullptr;  // set: weights_ is empty, look here
+  std::size_t table_size_ = 0;
 };
 
 struct FeatureWeight {

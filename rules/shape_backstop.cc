@@ -53,14 +53,14 @@ void ConsiderShape(const RuleSet& rules, const ClaimScorer& shapes, std::string_
   std::vector<FeatureWeight> terms;
   double total = shapes.bias();
   for (const FeatureWeight& f : score->features) {
-    const double w = shapes.Weight("p:" + f.feature);
+    const double w = shapes.Weight("p:", f.feature);
     total += w;
     if (w != 0) terms.push_back({"p:" + f.feature, w});
   }
-  for (std::string& gram : ShapeFeatures(masked)) {
-    const double w = shapes.Weight("s:" + gram);
+  for (const std::string& gram : ShapeFeatures(masked)) {
+    const double w = shapes.Weight("s:", gram);
     total += w;
-    if (w != 0) terms.push_back({"s:" + std::move(gram), w});
+    if (w != 0) terms.push_back({"s:" + gram, w});
   }
   std::stable_sort(terms.begin(), terms.end(),
                    [](const FeatureWeight& a, const FeatureWeight& b) { return std::abs(a.weight) > std::abs(b.weight); });

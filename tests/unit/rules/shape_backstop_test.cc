@@ -1,9 +1,12 @@
 #include "rules/shape_backstop.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
+#include "rules/feature_hash.h"
 #include "rules/message.h"
 #include "test_rules.h"
 
@@ -41,6 +44,22 @@ TEST_CASE("Shape backstop: the embedded model parses and weighs something") {
   const ClaimScorer& model = ClaimScorer::ShapeModel();
   CHECK(model.threshold() < 1e100);
   CHECK(model.bias() > -100);  // not the placeholder that weighs nothing
+}
+
+TEST_CASE("Shape backstop: a compiled table weighs as the file it was compiled from") {
+  std::vector<HashedWeight> table = {{FeatureHash("s:u:so"), 2.0}, {FeatureHash("p:failure"), 1.5}};
+  std::sort(table.begin(), table.end(), [](const HashedWeight& a, const HashedWeight& b) { return a.hash < b.hash; });
+  const ClaimScorer compiled = ClaimScorer::FromTable(-1, 1, table.data(), table.size());
+  ClaimScorer parsed;
+  REQUIRE(ClaimScorer::Parse("bias\t-1\nthreshold\t1\ns:u:so\t2\np:failure\t1.5\n", "w.tsv", &parsed).ok());
+  for (const ClaimScorer* s : std::vector<const ClaimScorer*>{&compiled, &parsed}) {
+    CHECK(s->bias() == -1);
+    CHECK(s->threshold() == 1);
+    CHECK(s->Weight("s:", "u:so") == 2.0);
+    CHECK(s->Weight("s:u:so") == 2.0);
+    CHECK(s->Weight("p:", "failure") == 1.5);
+    CHECK(s->Weight("s:", "u:because") == 0.0);
+  }
 }
 
 TEST_CASE("Shape backstop: a mechanism with no cue becomes a claim, named by the model's rule") {
