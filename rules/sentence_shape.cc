@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <utility>
 #include <unordered_set>
 
 namespace causegate::rules {
@@ -27,9 +28,64 @@ constexpr std::string_view kClosedClass[] = {
     "without", "won't", "would", "yet", "you", "you're", "your",
 };
 
+// Chinese closed-class words: connectives, the copula, particles, aspect
+// markers, prepositions, negation, modals, demonstratives, pronouns and
+// adverbs of time and degree. Longest first: the tokenizer takes the
+// longest that starts where it stands ("没有" before "没"). Text has no
+// spaces, so a Han character not in a word here joins the run of content
+// characters around it, which is one token, "H". A single-character word
+// inside a content word ("在" of "现在") is read as the word: the price of
+// reading Chinese without a segmenter, the same in the fit as at run time.
+constexpr std::string_view kChineseClosedClass[] = {
+    "为什么", "的时候", "一个", "一直", "不会", "不是", "不能", "为了", "之前", "之后",
+    "也是", "于是", "什么", "仍然", "从来", "以前", "以后", "但是", "你们", "依然", "其实",
+    "只有", "只要", "可以", "可能", "因为", "因此", "如果", "它们", "就是", "已经", "并且",
+    "应该", "怎么", "总是", "我们", "或者", "所以", "所有", "时候", "正在", "每次", "没有",
+    "然后", "由于", "结果", "而且", "自己", "虽然", "还是", "这个", "这些", "这样", "这里",
+    "那个", "那些", "那样", "那里", "都是", "随即", "需要", "一", "上", "下", "不", "与", "两",
+    "个", "中", "为", "也", "了", "仍", "从", "他", "会", "但", "你", "使", "其", "再", "别", "到",
+    "前", "即", "却", "又", "及", "只", "后", "吗", "吧", "呢", "和", "哪", "啊", "在", "地", "太",
+    "她", "它", "对", "就", "并", "很", "得", "我", "或", "才", "把", "无", "时", "是", "更", "最",
+    "未", "每", "比", "没", "的", "着", "给", "而", "能", "被", "要", "让", "谁", "过", "还", "这",
+    "那", "都", "里",
+};
+
 bool IsClosedClass(std::string_view lower) {
-  static const std::unordered_set<std::string_view> words(std::begin(kClosedClass), std::end(kClosedClass));
+  static const std::unordered_set<std::string_view> words = [] {
+    std::unordered_set<std::string_view> all(std::begin(kClosedClass), std::end(kClosedClass));
+    all.insert(std::begin(kChineseClosedClass), std::end(kChineseClosedClass));
+    return all;
+  }();
   return words.count(lower) > 0;
+}
+
+// A Han character (CJK Unified Ideographs and Extension A) starts at s[i].
+bool IsHanAt(std::string_view s, std::size_t i) {
+  if (i + 3 > s.size()) return false;
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  const auto b1 = static_cast<unsigned char>(s[i + 1]);
+  const unsigned code = ((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (static_cast<unsigned char>(s[i + 2]) & 0x3Fu);
+  return (b0 & 0xF0u) == 0xE0u && (b1 & 0xC0u) == 0x80u && ((code >= 0x3400 && code <= 0x4DBF) || (code >= 0x4E00 && code <= 0x9FFF));
+}
+
+// The Chinese closed-class word that starts at s[i], longest first; empty
+// for none.
+std::string_view ChineseWordAt(std::string_view s, std::size_t i) {
+  for (const std::string_view w : kChineseClosedClass) {
+    if (s.compare(i, w.size(), w) == 0) return w;
+  }
+  return {};
+}
+
+// Full-width punctuation read as its ASCII token; others are "P".
+std::string_view FullWidthToken(std::string_view s, std::size_t i) {
+  static constexpr std::pair<std::string_view, std::string_view> kMap[] = {
+      {"\xEF\xBC\x8C", ","}, {"\xEF\xBC\x9A", ":"}, {"\xEF\xBC\x9B", ";"},
+      {"\xEF\xBC\x88", "("}, {"\xEF\xBC\x89", ")"}, {"\xE3\x80\x81", ","}};
+  for (const auto& [wide, token] : kMap) {
+    if (s.compare(i, wide.size(), wide) == 0) return token;
+  }
+  return {};
 }
 
 constexpr std::string_view kRightQuote = "\xE2\x80\x99";  // ’
@@ -72,8 +128,10 @@ std::size_t Utf8Length(unsigned char lead) {
 std::vector<std::string> ShapeTokens(std::string_view s) {
   std::vector<std::string> out;
   std::size_t i = 0;
+  bool in_han_run = false;  // the last token is an "H" whose run has not ended
   while (i < s.size() && out.size() < kMaxShapeTokens) {
     const char c = s[i];
+    if (!IsHanAt(s, i)) in_han_run = false;
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
       ++i;
     } else if (IsAsciiLetter(c)) {
@@ -109,12 +167,34 @@ std::vector<std::string> ShapeTokens(std::string_view s) {
     } else if (c == ',' || c == ':' || c == ';' || c == '(' || c == ')') {
       out.emplace_back(1, c);
       ++i;
+    } else if (IsHanAt(s, i)) {
+      if (const std::string_view word = ChineseWordAt(s, i); !word.empty()) {
+        out.emplace_back(word);
+        i += word.size();
+        in_han_run = false;
+        continue;
+      }
+      // One "H" per run of content characters.
+      if (!in_han_run) out.push_back("H");
+      i += 3;
+      in_han_run = true;
+      continue;
+    } else if (const std::string_view token = FullWidthToken(s, i); !token.empty()) {
+      out.emplace_back(token);
+      i += 3;
     } else {
       out.push_back("P");
       i += std::min(Utf8Length(static_cast<unsigned char>(c)), s.size() - i);
     }
   }
   return out;
+}
+
+bool HasHan(std::string_view text) {
+  for (std::size_t i = 0; i + 3 <= text.size(); ++i) {
+    if (IsHanAt(text, i)) return true;
+  }
+  return false;
 }
 
 std::vector<std::string> ShapeFeatures(std::string_view masked) {

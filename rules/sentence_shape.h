@@ -1,7 +1,8 @@
-// The shape of an English sentence: its closed-class words (so, which, is,
-// because, the, not, ...) kept as they are and every other word reduced to
-// its form (a word, an -ing word, an -ed word, a plural, a code token, a
-// number), read as word n-grams. "metricsd only listens on loopback, so
+// The shape of a sentence: its closed-class words (so, which, is, because,
+// the, not, ...; 是, 的, 了, 就, 所以, 没有, ...) kept as they are and every
+// other word reduced to its form (a word, an -ing word, an -ed word, a
+// plural, a code token, a number; a run of Chinese content characters),
+// read as word n-grams. "metricsd only listens on loopback, so
 // connections ... find nothing bound" and "the key now hashes the lock
 // file, so every PR misses the cache" share "Ws on W , so", whatever their
 // nouns. The sentence-shape model (rules/shape_model.h) weighs these
@@ -28,5 +29,9 @@ std::vector<std::string> ShapeTokens(std::string_view masked);
 std::vector<std::string> ShapeFeatures(std::string_view masked);
 
 inline constexpr std::size_t kMaxShapeTokens = 60;
+
+// The text holds a Han character: the sentence is weighed by the Chinese
+// part of the shape model (its features prefixed "zh:").
+bool HasHan(std::string_view text);
 
 }  // namespace causegate::rules

@@ -16,6 +16,8 @@ constexpr RuleKind kQualifiers[] = {RuleKind::kHedge, RuleKind::kQuestion, RuleK
                                     RuleKind::kNegation, RuleKind::kUncertainty};
 constexpr std::string_view kQualifierFeatures[] = {"hedge", "question", "conditional", "negation", "uncertainty"};
 
+constexpr std::string_view kChineseBias = "zh:bias";
+
 // How many of the model's terms explain shows.
 constexpr std::size_t kShownTerms = 6;
 
@@ -50,17 +52,23 @@ void ConsiderShape(const RuleSet& rules, const ClaimScorer& shapes, std::string_
   const int rule = ShapeRule(rules, whole.hits);
   if (rule < 0 || Qualified(whole, *score)) return;
 
+  // One file holds both languages' models: the Chinese one's features are
+  // prefixed "zh:", and its intercept (moved to the shared threshold) is
+  // the weight of "zh:bias".
+  const bool chinese = HasHan(masked);
+  const std::string_view features = chinese ? "zh:p:" : "p:";
+  const std::string_view shapes_prefix = chinese ? "zh:s:" : "s:";
   std::vector<FeatureWeight> terms;
-  double total = shapes.bias();
+  double total = shapes.bias() + (chinese ? shapes.Weight(kChineseBias) : 0.0);
   for (const FeatureWeight& f : score->features) {
-    const double w = shapes.Weight("p:", f.feature);
+    const double w = shapes.Weight(features, f.feature);
     total += w;
-    if (w != 0) terms.push_back({"p:" + f.feature, w});
+    if (w != 0) terms.push_back({std::string(features) + f.feature, w});
   }
   for (const std::string& gram : ShapeFeatures(masked)) {
-    const double w = shapes.Weight("s:", gram);
+    const double w = shapes.Weight(shapes_prefix, gram);
     total += w;
-    if (w != 0) terms.push_back({"s:" + gram, w});
+    if (w != 0) terms.push_back({std::string(shapes_prefix) + gram, w});
   }
   std::stable_sort(terms.begin(), terms.end(),
                    [](const FeatureWeight& a, const FeatureWeight& b) { return std::abs(a.weight) > std::abs(b.weight); });
@@ -72,7 +80,9 @@ void ConsiderShape(const RuleSet& rules, const ClaimScorer& shapes, std::string_
   score->claim = true;
   score->scored = true;
   score->by_shape = true;
-  if (score->rule < 0) score->rule = rule;
+  // The model decided, so its rule is the one named: a config that warns
+  // on it or switches it off governs every claim it adds.
+  score->rule = rule;
 }
 
 }  // namespace causegate::rules

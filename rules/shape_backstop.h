@@ -5,7 +5,9 @@
 // never take one away, and only where the spec allows one: in a diagnosis
 // turn, in a sentence its rule reaches (kShapeModelTag), not a heading or a
 // label cell, with no hedge, negation, conditional, question or uncertainty
-// in the clause that would carry the claim. Mechanism statements with no
+// in the clause that would carry the claim. English and Chinese are two
+// models in one weights file, fitted apart (a Chinese sentence's features
+// are prefixed "zh:"). Mechanism statements with no
 // connective ("metricsd only listens on loopback, so connections on the
 // private interface find nothing bound") are where the packs' cues end;
 // the measurement that chose it is in rules/QUALITY_HISTORY.md, the
@@ -23,8 +25,7 @@ namespace causegate::rules {
 
 // Weighs the sentence with the shape model when score is no claim and the
 // rules allow one (above); on a claim sets score->claim, score->by_shape
-// and, when no rule named the sentence, score->rule to the shape-model
-// rule.
+// and score->rule to the shape-model rule.
 void ConsiderShape(const RuleSet& rules, const ClaimScorer& shapes, std::string_view masked,
                    const SentenceClass& whole, const SentencePlace& place, bool diagnosis, ClaimScore* score);
 

@@ -38,20 +38,31 @@ import agent_turns_data as data  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(HERE))
 DEFAULT_OUT = os.path.join(REPO, "rules", "scorer", "shape_weights.tsv")
-# L2 strength as sklearn's inverse C, and the claim probability a sentence
-# needs: precision first, as the claim scorer's (fit_scorer.py).
-C = 0.3
-CLAIM_PROBABILITY = 0.85
+# Per language: the L2 strength as sklearn's inverse C, the claim
+# probability a sentence needs, and the agent_turns folders of its real
+# text. English: precision first, as the claim scorer's (fit_scorer.py).
+# Chinese: leave one writer out added no turn at (0.3, 0.85) and one block
+# turn with no false block at (1.0, 0.70) (rules/QUALITY_HISTORY.md).
+LANGS = {
+    "en": {"C": 0.3, "probability": 0.85, "real": ("public_en", "claude_code_nb"), "prefix": ""},
+    "zh": {"C": 1.0, "probability": 0.70, "real": ("public_zh", "public_zh2"), "prefix": "zh:"},
+}
+# The shared threshold of the file is the English one; the Chinese model's
+# own is folded into its "zh:bias".
+THRESHOLD_LANG = "en"
 # Weights smaller than this are left out of the file: they move no score.
 MIN_WEIGHT = 0.001
-ENGLISH_REAL = ("public_en", "claude_code_nb")
 REAL = "agent_turns-train"
 # A file that weighs nothing: the gate without the shape model.
 NEVER = "bias\t-100\nthreshold\t%.4f\n"
 
 
+def logit(p):
+    return math.log(p / (1 - p))
+
+
 def threshold():
-    return math.log(CLAIM_PROBABILITY / (1 - CLAIM_PROBABILITY))
+    return logit(LANGS[THRESHOLD_LANG]["probability"])
 
 
 def features(sentence):
@@ -60,17 +71,16 @@ def features(sentence):
     return names
 
 
-def load_rows(shared, binary, work):
-    """[(writer, case id, feature dict, 1 if claim else 0)] and the rendered
-    folder of each writer with its case ids."""
-    rows, folders = [], collections.defaultdict(lambda: (None, set()))
+def load_rows(shared, binary, work, lang):
+    """[(writer, case id, feature dict, 1 if claim else 0)] of one language."""
+    rows = []
     for case, judged, sentences in data.load_written(shared, binary, work):
-        if judged is None or case.get("lang", "en") != "en":
+        if judged is None or case.get("lang", "en") != lang:
             continue
         writer = case["id"].split("-", 1)[0]
         for s, label in sentences:
             rows.append((writer, case["id"], features(s), 1 if label == "claim" else 0))
-    for folder in ENGLISH_REAL:
+    for folder in LANGS[lang]["real"]:
         for case, judged, sentences in data.load_folder(shared, folder, binary, work):
             if judged is None or case.get("split") != "train":
                 continue
@@ -80,7 +90,7 @@ def load_rows(shared, binary, work):
     return rows
 
 
-def fit(rows):
+def fit(rows, lang):
     try:
         from sklearn.feature_extraction import DictVectorizer
         from sklearn.linear_model import LogisticRegression
@@ -88,17 +98,28 @@ def fit(rows):
         sys.exit("fit_shapes.py needs scikit-learn: apt-get install python3-sklearn")
     vec = DictVectorizer()
     x = vec.fit_transform([r[2] for r in rows])
-    model = LogisticRegression(C=C, max_iter=5000).fit(x, [r[3] for r in rows])
+    model = LogisticRegression(C=LANGS[lang]["C"], max_iter=5000).fit(x, [r[3] for r in rows])
     return {name: model.coef_[0][i] for name, i in vec.vocabulary_.items()}, model.intercept_[0]
 
 
-def write_weights(path, weights, bias, header):
+def write_weights(path, models, header):
+    """models: {lang: (weights, intercept)}. The English model's intercept is
+    the file's bias; another language's features carry its prefix, and its
+    intercept, moved to the shared threshold, is "<prefix>bias"."""
+    en_weights, en_bias = models.get("en", ({}, -100.0))
+    rows = dict(en_weights)
+    for lang, (weights, bias) in models.items():
+        if lang == "en":
+            continue
+        prefix = LANGS[lang]["prefix"]
+        rows.update({prefix + n: w for n, w in weights.items()})
+        rows[prefix + "bias"] = bias - en_bias + threshold() - logit(LANGS[lang]["probability"])
     with open(path, "w", encoding="utf-8") as out:
         out.write(header)
-        out.write("bias\t%.4f\nthreshold\t%.4f\n" % (bias, threshold()))
-        for name in sorted(weights, key=lambda n: (-abs(weights[n]), n)):
-            if abs(weights[name]) >= MIN_WEIGHT:
-                out.write("%s\t%.4f\n" % (name, weights[name]))
+        out.write("bias\t%.4f\nthreshold\t%.4f\n" % (en_bias, threshold()))
+        for name in sorted(rows, key=lambda n: (-abs(rows[n]), n)):
+            if abs(rows[name]) >= MIN_WEIGHT:
+                out.write("%s\t%.4f\n" % (name, rows[name]))
 
 
 def turn_counts(units_path, labels, ids):
@@ -119,10 +140,11 @@ def turn_counts(units_path, labels, ids):
     return caught, blocks, false, allows
 
 
-def rendered_of(writer, work, shared):
+def rendered_of(writer, work, shared, lang):
     """The rendered folders a writer's cases are in, and their labels."""
+    real = LANGS[lang]["real"]
     if writer == REAL:
-        folders = [os.path.join(work, f) for f in ENGLISH_REAL]
+        folders = [os.path.join(work, f) for f in real]
     else:
         folders = [os.path.join(work, name) for name in data.WRITTEN_LABELLED]
     labels = {}
@@ -133,26 +155,25 @@ def rendered_of(writer, work, shared):
                 labels[case["id"]] = case.get("label")
     if writer == REAL:
         # The corpus leaves its ambiguous turns out of turn figures.
-        for folder in ENGLISH_REAL:
+        for folder in real:
             for case_id, case in data.load_cases(os.path.join(data.corpus_root(shared), folder, "cases")).items():
                 if case.get("ambiguous"):
                     labels[case_id] = None
     return folders, labels
 
 
-def cv(args, rows, work):
+def cv(args, rows, work, lang):
     writers = sorted({r[0] for r in rows})
     never = os.path.join(work, "never.tsv")
     with open(never, "w") as f:
         f.write(NEVER % threshold())
     total = collections.Counter()
-    print("leave one writer out (English; turns of the left-out writer, without -> with the shape model):")
+    print("leave one writer out (%s; turns of the left-out writer, without -> with the shape model):" % lang)
     for writer in writers:
-        weights, bias = fit([r for r in rows if r[0] != writer])
         fold = os.path.join(work, "fold.tsv")
-        write_weights(fold, weights, bias, "")
+        write_weights(fold, {lang: fit([r for r in rows if r[0] != writer], lang)}, "")
         ids = {r[1] for r in rows if r[0] == writer}
-        folders, labels = rendered_of(writer, work, args.shared)
+        folders, labels = rendered_of(writer, work, args.shared, lang)
         got = {}
         for name, path in (("without", never), ("with", fold)):
             counts = [0, 0, 0, 0]
@@ -182,24 +203,31 @@ def main():
         return 77
     with tempfile.TemporaryDirectory(prefix="causegate-shapes-") as tmp:
         work = args.work or tmp
-        rows = load_rows(args.shared, args.bin, work)
-        by_writer = collections.Counter(r[0] for r in rows)
-        claims = sum(r[3] for r in rows)
-        print("%d English sentences, %d claims; writers: %s" % (
-            len(rows), claims, ", ".join("%s %d" % kv for kv in sorted(by_writer.items()))))
+        models, described = {}, []
+        for lang, config in LANGS.items():
+            rows = load_rows(args.shared, args.bin, work, lang)
+            by_writer = collections.Counter(r[0] for r in rows)
+            claims = sum(r[3] for r in rows)
+            print("%s: %d sentences, %d claims; writers: %s" % (
+                lang, len(rows), claims, ", ".join("%s %d" % kv for kv in sorted(by_writer.items()))))
+            if args.cv:
+                cv(args, rows, work, lang)
+                continue
+            models[lang] = fit(rows, lang)
+            described.append("# %s: %d sentences (%d claims) of %d writers; L2, C = %g; a claim at probability %.2f.\n"
+                             % (lang, len(rows), claims, len(by_writer), config["C"], config["probability"]))
         if args.cv:
-            cv(args, rows, work)
             return 0
-        weights, bias = fit(rows)
         header = ("# The sentence-shape model (rules/shape_backstop.h): \"p:\" + a claim scorer feature,\n"
-                  "# \"s:\" + a shape n-gram (rules/sentence_shape.h). Written by\n"
+                  "# \"s:\" + a shape n-gram (rules/sentence_shape.h); the Chinese model's names carry\n"
+                  "# \"zh:\". Written by\n"
                   "#   python3 bench/quality/fit_shapes.py --bin build/causegate\n"
-                  "# from %d English sentences (%d claims) of %d writers: our written development sets'\n"
-                  "# claims.jsonl and the agent_turns train split. L2, C = %g; a claim at probability %.2f.\n"
-                  % (len(rows), claims, len(by_writer), C, CLAIM_PROBABILITY))
-        write_weights(args.out, weights, bias, header)
-        kept = sum(1 for w in weights.values() if abs(w) >= MIN_WEIGHT)
-        print("wrote %s: %d weights of %d features" % (args.out, kept, len(weights)))
+                  "# from our written development sets' claims.jsonl and the agent_turns train split:\n"
+                  + "".join(described))
+        write_weights(args.out, models, header)
+        with open(args.out, encoding="utf-8") as f:
+            kept = sum(1 for line in f if line.strip() and not line.startswith("#")) - 2
+        print("wrote %s: %d weights" % (args.out, kept))
     return 0
 
 

@@ -48,6 +48,15 @@ TEST_CASE("Shape: the n-grams, each once, with the sentence's ends") {
   CHECK_FALSE(Has(g, "u:W"));  // only closed-class words stand alone
 }
 
+TEST_CASE("Shape: Chinese closed-class words stay, a run of other characters is one token") {
+  CHECK(ShapeTokens("导出失败是因为磁盘满了。") == std::vector<std::string>{"H", "是", "因为", "H", "了", "P"});
+  // The longest word that starts here: 没有, not 没.
+  CHECK(ShapeTokens("日志里没有报错，所以 worker 没启动") ==
+        std::vector<std::string>{"H", "里", "没有", "H", ",", "所以", "W", "没", "H"});
+  CHECK(HasHan("worker 没启动"));
+  CHECK_FALSE(HasHan("The worker never starts."));
+}
+
 TEST_CASE("Shape: a long sentence is read up to the token cap") {
   std::string text;
   for (int i = 0; i < 500; ++i) text += "word ";

@@ -15,12 +15,14 @@ namespace {
 
 using testing::DefaultRules;
 
-// A model that takes any sentence with "so" in it for a claim: the tests
-// below are about where the model may add a claim, not about its weights.
+// A model that takes any sentence with "so" in it for a claim, and any
+// Chinese one with 所以 (its own bias -1, its features prefixed "zh:"):
+// the tests below are about where the model may add a claim, not about
+// its weights.
 const ClaimScorer& SoModel() {
   static const ClaimScorer model = [] {
     ClaimScorer s;
-    REQUIRE(ClaimScorer::Parse("bias\t0\nthreshold\t1\ns:u:so\t2\n", "so.tsv", &s).ok());
+    REQUIRE(ClaimScorer::Parse("bias\t0\nthreshold\t1\ns:u:so\t2\nzh:bias\t-1\nzh:s:u:所以\t3\n", "so.tsv", &s).ok());
     return s;
   }();
   return model;
@@ -87,8 +89,20 @@ TEST_CASE("Shape backstop: only where the spec allows a claim") {
   }
   // A heading is never a claim.
   CHECK_FALSE(Judge("## So the worker listens on loopback").claim);
-  // Chinese prose is outside the model's reach (its rule takes no Han).
+  // A Chinese sentence is weighed by the Chinese part only: "so" counts for
+  // nothing there.
   CHECK_FALSE(Judge("worker 只监听 loopback，so 局域网的请求到不了。").claim);
+}
+
+TEST_CASE("Shape backstop: a Chinese sentence is weighed by the Chinese model") {
+  const ClaimScore s = Judge("worker 只监听本机地址，所以局域网的请求到不了它。");
+  CHECK(s.claim);
+  CHECK(s.by_shape);
+  CHECK(s.shape_score == 2);  // 0 - 1 + 3
+  REQUIRE(s.rule >= 0);
+  CHECK(DefaultRules().rule(s.rule).id == "zh.feature.shape-model");
+  CHECK_FALSE(Judge("worker 可能只监听本机地址，所以局域网的请求到不了它。").claim);  // hedged
+  CHECK_FALSE(Judge("worker 只监听本机地址，所以局域网的请求到不了它。", false).claim);
 }
 
 TEST_CASE("Shape backstop: never takes a claim away, never weighs past its threshold") {
