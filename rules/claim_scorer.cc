@@ -63,12 +63,6 @@ bool IsReadElsewhere(const Rule& rule) {
   return rule.tag == kCauseHeadingTag || rule.tag == kProposedCommandTag || rule.tag == kShapeModelTag;
 }
 
-// A trait of a clause: a feature that is no claim form, no forcing tag and
-// not read elsewhere ("plan", "own-change", ...).
-bool IsTrait(const Rule& rule) {
-  return rule.kind == RuleKind::kFeature && !IsClaimForm(rule) && !IsReadElsewhere(rule) &&
-         rule.tag != kForceClaimTag && rule.tag != kForceExemptTag;
-}
 
 // A clause carries a claim when a claim rule or a claim-form feature
 // ("form.*": identification, a cause label, ...) matches in it; the first
@@ -127,6 +121,11 @@ ClaimScorer ClaimScorer::Never() {
   ClaimScorer s;
   s.threshold_ = 1e300;  // nothing is a claim: the gate fails open
   return s;
+}
+
+bool IsTrait(const Rule& rule) {
+  return rule.kind == RuleKind::kFeature && !IsClaimForm(rule) && !IsReadElsewhere(rule) &&
+         rule.tag != kForceClaimTag && rule.tag != kForceExemptTag;
 }
 
 const ClaimScorer& ClaimScorer::Default() {

@@ -168,6 +168,11 @@ class MessagePlaces {
 ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::string_view masked,
                          const SentenceClass& whole, const SentencePlace& place, bool diagnosis);
 
+// A trait of a clause: a `feature` rule that is no claim form ("form.*"),
+// no forcing tag and not read elsewhere ("plan", "own-change", "generic",
+// ...); weighed as "feature:" + its tag.
+bool IsTrait(const Rule& rule);
+
 // The claim-rule family a weight is kept under: the rule id without its
 // pack prefix, so en.claim.because and zh.claim.because share
 // "cue:claim.because" and Chinese gains from English training text; or the

@@ -10,11 +10,19 @@ namespace causegate::rules {
 namespace {
 
 // The kinds that qualify a clause so that it asserts no cause (spec
-// section 2). A rationale is not among them: it is a feature the model
-// weighs ("p:rationale").
+// section 2), whatever their weight.
 constexpr RuleKind kQualifiers[] = {RuleKind::kHedge, RuleKind::kQuestion, RuleKind::kConditional,
                                     RuleKind::kNegation, RuleKind::kUncertainty};
 constexpr std::string_view kQualifierFeatures[] = {"hedge", "question", "conditional", "negation", "uncertainty"};
+constexpr std::string_view kRationaleFeature = "rationale";
+constexpr std::string_view kTraitPrefix = "feature:";
+constexpr std::string_view kFormPrefix = "feature:form.";
+// A trait the claim scorer weighs at or below this holds against a claim
+// as the spec's exemptions do ("usually happens" is generic, "I'll check
+// df since ..." a plan, "the new default keeps ..." the effect of the
+// agent's own change): the shape model, fitted on few of them, must not
+// overrule it.
+constexpr double kHeldAgainst = -1.0;
 
 constexpr std::string_view kChineseBias = "zh:bias";
 
@@ -29,28 +37,42 @@ int ShapeRule(const RuleSet& rules, const Hits& hits) {
   return -1;
 }
 
-// The clause that would carry the claim is qualified: for a sentence the
-// scorer weighed, by the exemption features of its claim clause; for one
-// it did not (no cue, so no clause was chosen), by any in the sentence.
-bool Qualified(const SentenceClass& whole, const ClaimScore& score) {
+// The clause that would carry the claim is qualified, or the claim scorer
+// holds a trait of it against a claim: for a sentence the scorer weighed,
+// by the features of its claim clause; for one it did not (no cue, so no
+// clause was chosen), by what the whole sentence holds.
+bool HeldAgainst(const RuleSet& rules, const ClaimScorer& scorer, const SentenceClass& whole, const ClaimScore& score) {
+  const auto against = [](std::string_view name, double weight) {
+    const bool qualifier = std::find(std::begin(kQualifierFeatures), std::end(kQualifierFeatures), name) !=
+                           std::end(kQualifierFeatures);
+    const bool trait = name == kRationaleFeature ||
+                       (name.compare(0, kTraitPrefix.size(), kTraitPrefix) == 0 &&
+                        name.compare(0, kFormPrefix.size(), kFormPrefix) != 0 && name.find('@') == std::string_view::npos);
+    return qualifier || (trait && weight <= kHeldAgainst);
+  };
   if (score.scored) {
-    return std::any_of(score.features.begin(), score.features.end(), [](const FeatureWeight& f) {
-      return std::find(std::begin(kQualifierFeatures), std::end(kQualifierFeatures), f.feature) !=
-             std::end(kQualifierFeatures);
-    });
+    return std::any_of(score.features.begin(), score.features.end(),
+                       [&](const FeatureWeight& f) { return against(f.feature, f.weight); });
   }
-  return std::any_of(std::begin(kQualifiers), std::end(kQualifiers),
-                     [&](RuleKind kind) { return whole.hits.Has(kind); });
+  if (std::any_of(std::begin(kQualifiers), std::end(kQualifiers), [&](RuleKind kind) { return whole.hits.Has(kind); })) {
+    return true;
+  }
+  if (whole.hits.Has(RuleKind::kRationale) && scorer.Weight(kRationaleFeature) <= kHeldAgainst) return true;
+  for (const int r : whole.hits.rules) {
+    const Rule& rule = rules.rule(r);
+    if (IsTrait(rule) && scorer.Weight(kTraitPrefix, rule.tag) <= kHeldAgainst) return true;
+  }
+  return false;
 }
 
 }  // namespace
 
-void ConsiderShape(const RuleSet& rules, const ClaimScorer& shapes, std::string_view masked,
+void ConsiderShape(const RuleSet& rules, const ClaimScorer& scorer, const ClaimScorer& shapes, std::string_view masked,
                    const SentenceClass& whole, const SentencePlace& place, bool diagnosis, ClaimScore* score) {
   if (score->claim || !score->overruled.empty() || !diagnosis) return;
   if (place.unit == UnitKind::kHeading || place.labels_cause_cells) return;
   const int rule = ShapeRule(rules, whole.hits);
-  if (rule < 0 || Qualified(whole, *score)) return;
+  if (rule < 0 || HeldAgainst(rules, scorer, whole, *score)) return;
 
   // One file holds both languages' models: the Chinese one's features are
   // prefixed "zh:", and its intercept (moved to the shared threshold) is

@@ -5,7 +5,8 @@
 // never take one away, and only where the spec allows one: in a diagnosis
 // turn, in a sentence its rule reaches (kShapeModelTag), not a heading or a
 // label cell, with no hedge, negation, conditional, question or uncertainty
-// in the clause that would carry the claim. English and Chinese are two
+// in the clause that would carry the claim, and no trait the claim scorer
+// holds against a claim. English and Chinese are two
 // models in one weights file, fitted apart (a Chinese sentence's features
 // are prefixed "zh:"). Mechanism statements with no
 // connective ("metricsd only listens on loopback, so connections on the
@@ -26,7 +27,10 @@ namespace causegate::rules {
 // Weighs the sentence with the shape model when score is no claim and the
 // rules allow one (above); on a claim sets score->claim, score->by_shape
 // and score->rule to the shape-model rule.
-void ConsiderShape(const RuleSet& rules, const ClaimScorer& shapes, std::string_view masked,
+// scorer is the claim scorer that weighed the sentence: a trait it holds
+// strongly against a claim (a generic statement, a plan, the effect of the
+// agent's own change, a rationale) keeps the model out too.
+void ConsiderShape(const RuleSet& rules, const ClaimScorer& scorer, const ClaimScorer& shapes, std::string_view masked,
                    const SentenceClass& whole, const SentencePlace& place, bool diagnosis, ClaimScore* score);
 
 }  // namespace causegate::rules

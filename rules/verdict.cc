@@ -241,7 +241,7 @@ Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const 
     const SentenceClass& c = v.sentences.back();
     const SentencePlace place = places.Of(sentence);
     v.scores.push_back(ScoreSentence(rules, scorer, sentence.masked, c, place, v.diagnostic_rule >= 0));
-    ConsiderShape(rules, shapes, sentence.masked, c, place, v.diagnostic_rule >= 0,
+    ConsiderShape(rules, scorer, shapes, sentence.masked, c, place, v.diagnostic_rule >= 0,
                   &v.scores.back());
     const ClaimScore& score = v.scores.back();
     if (!score.claim) continue;

@@ -73,12 +73,23 @@ def main():
         check([s["sentence"] for s in explained if s["claim"]] == [s["sentence"] for s in claims],
               "explain --format json lists the same claim with its features")
 
-        # A weights file that makes nothing a claim: the blocked examples pass.
+        # Weights that make nothing a claim, for the scorer and for the
+        # sentence-shape model (which may add a claim the scorer let pass):
+        # the blocked examples pass.
         strict = os.path.join(work, "none.tsv")
         with open(strict, "w") as f:
             f.write("# nothing is a claim\nbias\t0\nthreshold\t1000\n")
-        p = subprocess.run([args.bin, "eval", work, "--weights", strict], capture_output=True, text=True)
-        check(p.returncode == 0 and "1 passed, 2 failed" in p.stdout, "--weights is used: %s" % p.stdout[-80:])
+        p = subprocess.run([args.bin, "eval", work, "--weights", strict, "--shape-weights", strict],
+                           capture_output=True, text=True)
+        check(p.returncode == 0 and "1 passed, 2 failed" in p.stdout,
+              "--weights and --shape-weights are used: %s" % p.stdout[-80:])
+        broken = os.path.join(work, "broken.tsv")
+        with open(broken, "w") as f:
+            f.write("bias\t0\n")
+        p = subprocess.run([args.bin, "eval", work, "--shape-weights", broken], capture_output=True, text=True)
+        check(p.returncode == 2 and "threshold" in p.stderr, "a broken --shape-weights file is an error: %s" % p.stderr)
+        # Every sentence carries its shape n-grams, for fit_shapes.py.
+        check(all("shapes" in s for s in blocked["sentences"]), "eval --units lists each sentence's shape n-grams")
         bad = os.path.join(work, "bad.tsv")
         with open(bad, "w") as f:
             f.write("bias\t0\nthreshold\tlots\n")

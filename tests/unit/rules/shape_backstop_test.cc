@@ -38,7 +38,7 @@ ClaimScore Judge(std::string_view text, bool diagnosis = true, const ClaimScorer
   const SentenceClass whole = ClassifySentence(rules, s.masked);
   const SentencePlace place = MessagePlaces(rules, m).Of(s);
   ClaimScore score = ScoreSentence(rules, ClaimScorer::Default(), s.masked, whole, place, diagnosis);
-  ConsiderShape(rules, shapes, s.masked, whole, place, diagnosis, &score);
+  ConsiderShape(rules, ClaimScorer::Default(), shapes, s.masked, whole, place, diagnosis, &score);
   return score;
 }
 
@@ -86,6 +86,13 @@ TEST_CASE("Shape backstop: only where the spec allows a claim") {
                                 "If the worker only listens on loopback, so be it."}) {
     INFO(qualified);
     CHECK_FALSE(Judge(qualified).claim);
+  }
+  // A trait the claim scorer holds against a claim: a generic statement, a
+  // plan.
+  for (const char* held : {"The runbook says this usually happens, so the disk fills up.",
+                           "I'll check df next, so we know whether the disk is full."}) {
+    INFO(held);
+    CHECK_FALSE(Judge(held).claim);
   }
   // A heading is never a claim.
   CHECK_FALSE(Judge("## So the worker listens on loopback").claim);
