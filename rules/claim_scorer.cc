@@ -13,6 +13,8 @@ namespace causegate::rules {
 namespace {
 
 constexpr std::string_view kWeightsFile = "claim_weights.tsv";
+constexpr std::string_view kCuePrefix = "cue:";
+constexpr std::string_view kDefaultCue = "cue:*";
 constexpr std::string_view kCauseHeadingTag = "cause-heading";
 constexpr std::string_view kCauseLabelTag = "form.cause-label";
 constexpr std::string_view kReasonLabelTag = "form.reason-label";
@@ -60,7 +62,8 @@ bool IsCauseLabel(const Rule& rule) {
 // word (MessagePlaces), a proposed command (the citation look-up), the
 // shape model's reach (rules/shape_backstop.h).
 bool IsReadElsewhere(const Rule& rule) {
-  return rule.tag == kCauseHeadingTag || rule.tag == kProposedCommandTag || rule.tag == kShapeModelTag;
+  return rule.tag == kCauseHeadingTag || rule.tag == kProposedCommandTag ||
+         rule.tag.compare(0, kShapeModelTagPrefix.size(), kShapeModelTagPrefix) == 0;
 }
 
 
@@ -146,8 +149,8 @@ Status ClaimScorer::Parse(std::string_view text, const std::string& file, ClaimS
   ClaimScorer s;
   s.bias_ = read.bias;
   s.threshold_ = read.threshold;
-  for (auto& [name, weight] : read.weights) s.weights_.emplace(std::move(name), weight);
-  if (auto it = s.weights_.find("cue:*"); it != s.weights_.end()) s.default_cue_ = it->second;
+  for (const auto& [name, weight] : read.weights) s.weights_.emplace(FeatureHash(name), weight);
+  if (auto it = s.weights_.find(FeatureHash(kDefaultCue)); it != s.weights_.end()) s.default_cue_ = it->second;
   *out = std::move(s);
   return Status::Ok();
 }
@@ -161,21 +164,34 @@ ClaimScorer ClaimScorer::FromTable(double bias, double threshold, const HashedWe
   return s;
 }
 
-double ClaimScorer::Weight(std::string_view feature) const { return Weight(feature, {}); }
+double ClaimScorer::Weight(std::string_view feature) const {
+  bool found = false;
+  const double w = WeightOfHash(FeatureHash(feature), &found);
+  if (found) return w;
+  // A claim rule's family the file does not know weighs as "cue:*".
+  return feature.compare(0, kCuePrefix.size(), kCuePrefix) == 0 ? default_cue_ : 0.0;
+}
 
 double ClaimScorer::Weight(std::string_view prefix, std::string_view name) const {
+  return WeightOfHash(FeatureHash(prefix, name));
+}
+
+double ClaimScorer::WeightOfHash(std::uint64_t hash) const {
+  bool found = false;
+  return WeightOfHash(hash, &found);
+}
+
+double ClaimScorer::WeightOfHash(std::uint64_t hash, bool* found) const {
   if (table_ != nullptr) {
-    const std::uint64_t h = FeatureHash(prefix, name);
     const HashedWeight* end = table_ + table_size_;
     const HashedWeight* it =
-        std::lower_bound(table_, end, h, [](const HashedWeight& row, std::uint64_t key) { return row.hash < key; });
-    return it != end && it->hash == h ? it->weight : 0.0;
+        std::lower_bound(table_, end, hash, [](const HashedWeight& row, std::uint64_t key) { return row.hash < key; });
+    *found = it != end && it->hash == hash;
+    return *found ? it->weight : 0.0;
   }
-  std::string key;
-  key.reserve(prefix.size() + name.size());
-  key.append(prefix).append(name);
-  if (auto it = weights_.find(key); it != weights_.end()) return it->second;
-  return key.compare(0, 4, "cue:") == 0 ? default_cue_ : 0.0;
+  const auto it = weights_.find(hash);
+  *found = it != weights_.end();
+  return *found ? it->second : 0.0;
 }
 
 std::string CueFeature(const Rule& rule) {

@@ -37,11 +37,13 @@ inline constexpr std::string_view kForceExemptTag = "force-exempt";
 // code span in a sentence it matches is a command proposed for the next
 // probe, a plan, so found nowhere it fabricates nothing (spec section 2).
 inline constexpr std::string_view kProposedCommandTag = "proposed-command";
-// A `feature` tag read by the shape backstop (rules/shape_backstop.h): the
-// sentences its rule matches are the ones the sentence-shape model may
-// weigh (the English pack's rule takes prose with no Han), and the rule is
-// the one a claim the model found names, so a config can switch it off.
-inline constexpr std::string_view kShapeModelTag = "shape-model";
+// `feature` tags read by the shape backstop (rules/shape_backstop.h):
+// "shape-model:en" and "shape-model:zh". The sentences a rule of the tag
+// matches are the ones that language's part of the sentence-shape model
+// may weigh (a sentence with Han is Chinese, any other English), and the
+// rule is the one a claim the model adds names, so a config can switch it
+// off.
+inline constexpr std::string_view kShapeModelTagPrefix = "shape-model:";
 
 class ClaimScorer {
  public:
@@ -67,17 +69,22 @@ class ClaimScorer {
   // The feature's weight; 0 for a name the scorer does not know, except
   // claim-rule families, which fall back to "cue:*".
   double Weight(std::string_view feature) const;
-  // The weight of prefix + name, without building that string in a table.
+  // The weight of prefix + name, without building that string.
   double Weight(std::string_view prefix, std::string_view name) const;
+  // The weight of the feature whose FeatureHash is hash (rules/feature_hash.h);
+  // 0 when unknown, with no "cue:*" fallback.
+  double WeightOfHash(std::uint64_t hash) const;
   double bias() const { return bias_; }
   double threshold() const { return threshold_; }
 
  private:
-  std::unordered_map<std::string, double> weights_;
+  double WeightOfHash(std::uint64_t hash, bool* found) const;
+
+  std::unordered_map<std::uint64_t, double> weights_;  // by FeatureHash of the name
   double bias_ = 0;
   double threshold_ = 0;
   double default_cue_ = 0;
-  const HashedWeight* table_ = nullptr;  // set: weights_ is empty, look here
+  const HashedWeight* table_ = nullptr;  // set: weights_ is empty, look here instead
   std::size_t table_size_ = 0;
 };
 
@@ -101,8 +108,8 @@ struct ClaimScore {
   // "forced exempt (rule id)".
   std::string overruled;
   // Set when the sentence-shape model weighed the sentence
-  // (rules/shape_backstop.h): its score (a claim at >= its own threshold)
-  // and its largest terms; by_shape when that made the sentence a claim.
+  // (rules/shape_backstop.h): its score (a claim at >= its own threshold);
+  // by_shape, with its largest terms, when that made the sentence a claim.
   bool shape_weighed = false;
   bool by_shape = false;
   double shape_score = 0;

@@ -1,7 +1,8 @@
-// A feature name's 64-bit FNV-1a hash, over prefix then name, so "s:" and
-// an n-gram hash as "s:b:so_the" without building that string. The
-// compiled shape table (rules/shape_table.h) is keyed by it; the build step
-// checks that no two of its names collide.
+// A feature name's 64-bit FNV-1a hash, fed in parts, so "s:" and an n-gram
+// hash as "s:b:so_the" without building that string. The claim scorer's
+// weights are keyed by it (rules/claim_scorer.h), and the compiled shape
+// table (rules/shape_table.h) too; the build step checks that no two of
+// the table's names collide.
 #pragma once
 
 #include <cstdint>
@@ -9,15 +10,23 @@
 
 namespace causegate::rules {
 
-constexpr std::uint64_t FeatureHash(std::string_view prefix, std::string_view name = {}) {
-  std::uint64_t h = 14695981039346656037ULL;
-  for (const std::string_view part : {prefix, name}) {
+class FeatureHasher {
+ public:
+  constexpr FeatureHasher& Add(std::string_view part) {
     for (const char c : part) {
-      h ^= static_cast<unsigned char>(c);
-      h *= 1099511628211ULL;
+      hash_ ^= static_cast<unsigned char>(c);
+      hash_ *= 1099511628211ULL;
     }
+    return *this;
   }
-  return h;
+  constexpr std::uint64_t hash() const { return hash_; }
+
+ private:
+  std::uint64_t hash_ = 14695981039346656037ULL;
+};
+
+constexpr std::uint64_t FeatureHash(std::string_view prefix, std::string_view name = {}) {
+  return FeatureHasher().Add(prefix).Add(name).hash();
 }
 
 }  // namespace causegate::rules

@@ -1,8 +1,12 @@
 #include "rules/sentence_shape.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
 #include <utility>
+
+#include "rules/feature_hash.h"
+#include <unordered_map>
 #include <unordered_set>
 
 namespace causegate::rules {
@@ -71,7 +75,16 @@ bool IsHanAt(std::string_view s, std::size_t i) {
 // The Chinese closed-class word that starts at s[i], longest first; empty
 // for none.
 std::string_view ChineseWordAt(std::string_view s, std::size_t i) {
-  for (const std::string_view w : kChineseClosedClass) {
+  // The words by their first character, longest first: most characters
+  // start none, and are passed over with one look-up.
+  static const std::unordered_map<std::string_view, std::vector<std::string_view>> by_first = [] {
+    std::unordered_map<std::string_view, std::vector<std::string_view>> m;
+    for (const std::string_view w : kChineseClosedClass) m[w.substr(0, 3)].push_back(w);
+    return m;
+  }();
+  const auto it = by_first.find(s.substr(i, 3));
+  if (it == by_first.end()) return {};
+  for (const std::string_view w : it->second) {
     if (s.compare(i, w.size(), w) == 0) return w;
   }
   return {};
@@ -197,30 +210,55 @@ bool HasHan(std::string_view text) {
   return false;
 }
 
-std::vector<std::string> ShapeFeatures(std::string_view masked) {
+namespace {
+
+// Calls visit(kind, tokens, first, n) once for each n-gram of the sentence
+// with its ends: 'u' for a closed-class word alone, 'b' for a pair, 't'
+// for a triple of neighbouring tokens.
+template <typename Visit>
+void ForEachGram(std::string_view masked, Visit visit) {
   std::vector<std::string> tokens = ShapeTokens(masked);
   tokens.insert(tokens.begin(), "<s>");
   tokens.push_back("</s>");
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (IsClosedClass(tokens[i])) visit('u', tokens, i, 1);
+    if (i + 1 < tokens.size()) visit('b', tokens, i, 2);
+    if (i + 2 < tokens.size()) visit('t', tokens, i, 3);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> ShapeFeatures(std::string_view masked) {
+  // "u:so", "b:Ws_on", "t:,_so_W": a kind letter, then the tokens joined by '_'.
   std::vector<std::string> out;
   std::unordered_set<std::string> seen;
-  auto add = [&](std::string name) {
-    if (seen.insert(name).second) out.push_back(std::move(name));
-  };
-  // "u:so", "b:Ws_on", "t:,_so_W": a kind letter, then the tokens joined by '_'.
-  auto gram = [&](char kind, std::size_t first, std::size_t n) {
+  ForEachGram(masked, [&](char kind, const std::vector<std::string>& tokens, std::size_t first, std::size_t n) {
     std::string name(1, kind);
     name += ':';
     for (std::size_t k = first; k < first + n; ++k) {
       if (k > first) name += '_';
       name += tokens[k];
     }
-    add(std::move(name));
-  };
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (IsClosedClass(tokens[i])) gram('u', i, 1);
-    if (i + 1 < tokens.size()) gram('b', i, 2);
-    if (i + 2 < tokens.size()) gram('t', i, 3);
-  }
+    if (seen.insert(name).second) out.push_back(std::move(name));
+  });
+  return out;
+}
+
+std::vector<std::uint64_t> ShapeHashes(std::string_view masked, std::string_view prefix) {
+  std::vector<std::uint64_t> out;
+  ForEachGram(masked, [&](char kind, const std::vector<std::string>& tokens, std::size_t first, std::size_t n) {
+    FeatureHasher h;
+    const char head[2] = {kind, ':'};
+    h.Add(prefix).Add(std::string_view(head, 2));
+    for (std::size_t k = first; k < first + n; ++k) {
+      if (k > first) h.Add("_");
+      h.Add(tokens[k]);
+    }
+    out.push_back(h.hash());
+  });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 

@@ -12,6 +12,7 @@
 // Tests: tests/unit/rules/sentence_shape_test.cc.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,10 @@ std::vector<std::string> ShapeTokens(std::string_view masked);
 // neighbouring shape tokens ("<s>" and "</s>" at the ends), each once, in
 // the order first seen.
 std::vector<std::string> ShapeFeatures(std::string_view masked);
+
+// FeatureHash(prefix + each of ShapeFeatures(masked)), each once (sorted):
+// what the model looks up, without building the names.
+std::vector<std::uint64_t> ShapeHashes(std::string_view masked, std::string_view prefix);
 
 inline constexpr std::size_t kMaxShapeTokens = 60;
 

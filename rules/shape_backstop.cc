@@ -29,10 +29,15 @@ constexpr std::string_view kChineseBias = "zh:bias";
 // How many of the model's terms explain shows.
 constexpr std::size_t kShownTerms = 6;
 
-int ShapeRule(const RuleSet& rules, const Hits& hits) {
+// The rule of hits tagged for the model's part in lang; -1 for none.
+int ShapeRule(const RuleSet& rules, const Hits& hits, std::string_view lang) {
   for (const int r : hits.rules) {
     const Rule& rule = rules.rule(r);
-    if (rule.kind == RuleKind::kFeature && rule.tag == kShapeModelTag) return r;
+    if (rule.kind == RuleKind::kFeature && rule.tag.size() == kShapeModelTagPrefix.size() + lang.size() &&
+        rule.tag.compare(0, kShapeModelTagPrefix.size(), kShapeModelTagPrefix) == 0 &&
+        rule.tag.compare(kShapeModelTagPrefix.size(), lang.size(), lang) == 0) {
+      return r;
+    }
   }
   return -1;
 }
@@ -65,43 +70,49 @@ bool HeldAgainst(const RuleSet& rules, const ClaimScorer& scorer, const Sentence
   return false;
 }
 
+// The model's terms of a sentence it took for a claim, largest first, for
+// explain: the names are built only here, for the few sentences it adds.
+std::vector<FeatureWeight> LargestTerms(const ClaimScorer& shapes, const std::vector<FeatureWeight>& scored,
+                                        std::string_view masked, std::string_view features,
+                                        std::string_view shapes_prefix) {
+  std::vector<FeatureWeight> terms;
+  for (const FeatureWeight& f : scored) {
+    if (const double w = shapes.Weight(features, f.feature); w != 0) terms.push_back({std::string(features) + f.feature, w});
+  }
+  for (const std::string& gram : ShapeFeatures(masked)) {
+    if (const double w = shapes.Weight(shapes_prefix, gram); w != 0) terms.push_back({std::string(shapes_prefix) + gram, w});
+  }
+  std::stable_sort(terms.begin(), terms.end(),
+                   [](const FeatureWeight& a, const FeatureWeight& b) { return std::abs(a.weight) > std::abs(b.weight); });
+  if (terms.size() > kShownTerms) terms.resize(kShownTerms);
+  return terms;
+}
+
 }  // namespace
 
 void ConsiderShape(const RuleSet& rules, const ClaimScorer& scorer, const ClaimScorer& shapes, std::string_view masked,
                    const SentenceClass& whole, const SentencePlace& place, bool diagnosis, ClaimScore* score) {
   if (score->claim || !score->overruled.empty() || !diagnosis) return;
   if (place.unit == UnitKind::kHeading || place.labels_cause_cells) return;
-  const int rule = ShapeRule(rules, whole.hits);
-  if (rule < 0 || HeldAgainst(rules, scorer, whole, *score)) return;
-
   // One file holds both languages' models: the Chinese one's features are
   // prefixed "zh:", and its intercept (moved to the shared threshold) is
   // the weight of "zh:bias".
   const bool chinese = HasHan(masked);
+  const int rule = ShapeRule(rules, whole.hits, chinese ? "zh" : "en");
+  if (rule < 0 || HeldAgainst(rules, scorer, whole, *score)) return;
+
   const std::string_view features = chinese ? "zh:p:" : "p:";
   const std::string_view shapes_prefix = chinese ? "zh:s:" : "s:";
-  std::vector<FeatureWeight> terms;
   double total = shapes.bias() + (chinese ? shapes.Weight(kChineseBias) : 0.0);
-  for (const FeatureWeight& f : score->features) {
-    const double w = shapes.Weight(features, f.feature);
-    total += w;
-    if (w != 0) terms.push_back({std::string(features) + f.feature, w});
-  }
-  for (const std::string& gram : ShapeFeatures(masked)) {
-    const double w = shapes.Weight(shapes_prefix, gram);
-    total += w;
-    if (w != 0) terms.push_back({std::string(shapes_prefix) + gram, w});
-  }
-  std::stable_sort(terms.begin(), terms.end(),
-                   [](const FeatureWeight& a, const FeatureWeight& b) { return std::abs(a.weight) > std::abs(b.weight); });
-  if (terms.size() > kShownTerms) terms.resize(kShownTerms);
+  for (const FeatureWeight& f : score->features) total += shapes.Weight(features, f.feature);
+  for (const std::uint64_t gram : ShapeHashes(masked, shapes_prefix)) total += shapes.WeightOfHash(gram);
   score->shape_weighed = true;
   score->shape_score = total;
-  score->shape_features = std::move(terms);
   if (total < shapes.threshold()) return;
   score->claim = true;
   score->scored = true;
   score->by_shape = true;
+  score->shape_features = LargestTerms(shapes, score->features, masked, features, shapes_prefix);
   // The model decided, so its rule is the one named: a config that warns
   // on it or switches it off governs every claim it adds.
   score->rule = rule;

@@ -3,7 +3,7 @@
 // the scorer's own features and the sentence's closed-class n-grams, fitted
 // across writers by bench/quality/fit_shapes.py. It can only add a claim,
 // never take one away, and only where the spec allows one: in a diagnosis
-// turn, in a sentence its rule reaches (kShapeModelTag), not a heading or a
+// turn, in a sentence its rule reaches (kShapeModelTagPrefix), not a heading or a
 // label cell, with no hedge, negation, conditional, question or uncertainty
 // in the clause that would carry the claim, and no trait the claim scorer
 // holds against a claim. English and Chinese are two

@@ -1,10 +1,13 @@
 #include "rules/sentence_shape.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
+
+#include "rules/feature_hash.h"
 
 namespace causegate::rules {
 namespace {
@@ -55,6 +58,16 @@ TEST_CASE("Shape: Chinese closed-class words stay, a run of other characters is 
         std::vector<std::string>{"H", "里", "没有", "H", ",", "所以", "W", "没", "H"});
   CHECK(HasHan("worker 没启动"));
   CHECK_FALSE(HasHan("The worker never starts."));
+}
+
+TEST_CASE("Shape: the hashes are those of the n-grams' names with the prefix") {
+  for (const char* text : {"Workers sit idle, so the queue grows.", "导出失败是因为磁盘满了。", ""}) {
+    INFO(text);
+    std::vector<std::uint64_t> expected;
+    for (const std::string& name : ShapeFeatures(text)) expected.push_back(FeatureHash("zh:s:" + name));
+    std::sort(expected.begin(), expected.end());
+    CHECK(ShapeHashes(text, "zh:s:") == expected);
+  }
 }
 
 TEST_CASE("Shape: a long sentence is read up to the token cap") {
