@@ -31,13 +31,9 @@ constexpr std::size_t kShownTerms = 6;
 
 // The rule of hits tagged for the model's part in lang; -1 for none.
 int ShapeRule(const RuleSet& rules, const Hits& hits, std::string_view lang) {
+  const std::string tag = std::string(kShapeModelTagPrefix).append(lang);
   for (const int r : hits.rules) {
-    const Rule& rule = rules.rule(r);
-    if (rule.kind == RuleKind::kFeature && rule.tag.size() == kShapeModelTagPrefix.size() + lang.size() &&
-        rule.tag.compare(0, kShapeModelTagPrefix.size(), kShapeModelTagPrefix) == 0 &&
-        rule.tag.compare(kShapeModelTagPrefix.size(), lang.size(), lang) == 0) {
-      return r;
-    }
+    if (rules.rule(r).kind == RuleKind::kFeature && rules.rule(r).tag == tag) return r;
   }
   return -1;
 }
