@@ -1,6 +1,7 @@
 // The Markdown segmenter (rules/message.h) and the citation look-up it
 // feeds (evidence/evidence_index.h), as the verdict uses them: every
-// fragment of the message is looked up in a turn built from the input.
+// fragment of the message is looked up in a turn built from the input, and
+// every sentence read by the sentence-shape tokenizer (rules/sentence_shape.h).
 // Input: message \0 shell command \0 its output \0 text written to a file
 // and read back. The shell command runs through the echo/heredoc analysis
 // (evidence/shell_command.h), so self-made output is reached as well.
@@ -13,6 +14,7 @@
 #include "evidence/text_fold.h"
 #include "fuzz/fuzz_util.h"
 #include "rules/message.h"
+#include "rules/sentence_shape.h"
 
 namespace evidence = causegate::evidence;
 
@@ -64,6 +66,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const causegate::rules::Sentence& sentence : parsed.sentences) {
     (void)parsed.FragmentsFor(sentence);
     (void)evidence::LooksChinese(sentence.text);
+    // The sentence-shape tokenizer reads bytes itself (UTF-8 lengths, Han
+    // ranges, typographic apostrophes): the masked sentence as the model
+    // sees it, and the raw text, truncated sequences and all.
+    (void)causegate::rules::ShapeFeatures(sentence.masked);
+    (void)causegate::rules::ShapeHashes(sentence.text, "zh:s:");
   }
   for (const causegate::rules::Fragment& fragment : parsed.fragments) {
     (void)evidence::CountCodePoints(fragment.text);
