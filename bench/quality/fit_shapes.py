@@ -10,9 +10,10 @@ can only add claims: a logistic regression over the claim scorer's own
 features of a sentence ("p:" + name) and the sentence's shape n-grams
 ("s:" + n-gram, rules/sentence_shape.h: closed-class words kept, every
 other word reduced to its form), both read from `causegate eval --units`,
-so the features are exactly the gate's. English only.
+so the features are exactly the gate's. English and Chinese are fitted
+apart and written to one file, the Chinese names prefixed "zh:" (LANGS).
 
-It is fitted on every English sentence of our written development sets
+Each language is fitted on its sentences of our written development sets
 (bench/quality/written_*, the claim labels of claims.jsonl; each set is one
 writer) and of the agent_turns train split (hand labels). The held-out
 written sets and the validation split are never read. The writers are what
