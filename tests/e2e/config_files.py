@@ -4,6 +4,7 @@ Code calls `causegate hook` (hook input on stdin, a real transcript file),
 with HOME and XDG_CONFIG_HOME in a temp folder:
 
 - a rule switched "off" stops a block; "warn" gives a systemMessage, no block;
+  the sentence-shape model's rules too;
 - mode "off" allows (and says so at CAUSEGATE_LOG=debug), mode "warn" warns;
   `hook --mode` does the same without a file and wins over one;
 - the project file overrides the user file; a flag overrides both;
@@ -27,9 +28,14 @@ SESSION = "3b7e2a10-9c4d-4e8f-a1b2-c3d4e5f60718"
 DMESG = "[Mon Dec  1 02:14:07 2026] Out of memory: Killed process 48121 (python) total-vm:297716424kB"
 CLAIM = "The run died because the node ran out of host memory."
 CLAIM_RULE = "en.claim.because"
+# A cause stated as a mechanism with no cue of the packs: only the
+# sentence-shape model takes it for a claim (rules/shape_backstop.h). If a
+# refit of rules/scorer/shape_weights.tsv stops taking it, "shape model:
+# blocks" below says so; pick another such sentence with `causegate explain`.
+MECHANISM = "The retry loop has no backoff, so every client hammers the API at once after the outage."
 
 
-def transcript(path, cwd, prompt, calls):
+def transcript(path, cwd, prompt, calls, final=CLAIM):
     """A Claude Code transcript: the prompt, tool calls, the final claim."""
     lines, parent = [], None
 
@@ -53,12 +59,12 @@ def transcript(path, cwd, prompt, calls):
         assistant({"type": "tool_use", "id": tool_id, "name": name, "input": inp})
         add({"type": "user", "message": {"role": "user", "content": [
             {"type": "tool_result", "tool_use_id": tool_id, "content": output, "is_error": False}]}})
-    assistant({"type": "text", "text": CLAIM})
+    assistant({"type": "text", "text": final})
     with open(path, "w", encoding="utf-8") as f:
         for line in lines:
             f.write(json.dumps(line) + "\n")
     return {"session_id": SESSION, "transcript_path": path, "cwd": cwd, "hook_event_name": "Stop",
-            "stop_hook_active": False, "last_assistant_message": CLAIM}
+            "stop_hook_active": False, "last_assistant_message": final}
 
 
 def write_json(path, text):
@@ -148,6 +154,16 @@ def main():
     env.reset(user={"rules": {CLAIM_RULE: "warn", "en.claim.no-such-rule": "off"}})
     expect("rule warn", *hook(args.bin, env, plain), message='"%s" is set to "warn"' % CLAIM_RULE,
            stderr_has=("config:", '"en.claim.no-such-rule" matches no rule', env.user_file))
+
+    # The shape model's claims answer to its rules like any rule's.
+    mechanism = transcript(os.path.join(args.work, "mechanism.jsonl"), env.project, "Why did the API go down?",
+                           probe, final=MECHANISM)
+    env.reset()
+    expect("shape model: blocks", *hook(args.bin, env, mechanism), decision="block")
+    env.reset(user={"rules": {"*.feature.shape-model": "off"}})
+    expect("shape model off by glob", *hook(args.bin, env, mechanism), no_output=True)
+    env.reset(user={"rules": {"en.feature.shape-model": "warn"}})
+    expect("shape model warn", *hook(args.bin, env, mechanism), message='"en.feature.shape-model" is set to "warn"')
 
     env.reset(user={"mode": "off"})
     expect("mode off", *hook(args.bin, env, plain), no_output=True)
