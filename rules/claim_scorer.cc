@@ -22,17 +22,6 @@ constexpr std::string_view kReasonLabelTag = "form.reason-label";
 // The trait of a plan or an offer (en.feature.plan, zh.feature.plan).
 constexpr std::string_view kPlanTag = "plan";
 
-// The exemption kinds, by the feature name each carries.
-struct ExemptionFeature {
-  RuleKind kind;
-  const char* name;
-};
-constexpr ExemptionFeature kExemptions[] = {
-    {RuleKind::kHedge, "hedge"},         {RuleKind::kQuestion, "question"},
-    {RuleKind::kConditional, "conditional"}, {RuleKind::kNegation, "negation"},
-    {RuleKind::kUncertainty, "uncertainty"}, {RuleKind::kRationale, "rationale"},
-};
-
 const char* UnitFeature(UnitKind kind) {
   switch (kind) {
     case UnitKind::kHeading: return "unit:heading";
@@ -447,7 +436,7 @@ ClaimScore WeighClause(const RuleSet& rules, const ClaimScorer& scorer, std::str
   }
   for (const ExemptionFeature& e : kExemptions) {
     if (clause_hits.Has(e.kind)) {
-      Add(&out.features, e.name, scorer);
+      Add(&out.features, std::string(e.name), scorer);
     } else if (elsewhere_hits.Has(e.kind)) {
       Add(&out.features, std::string(e.name) + "@sentence", scorer);
     }

@@ -45,6 +45,19 @@ inline constexpr std::string_view kProposedCommandTag = "proposed-command";
 // off.
 inline constexpr std::string_view kShapeModelTagPrefix = "shape-model:";
 
+// The exemption kinds (spec section 2), by the feature name each is
+// weighed under: in the claim's clause as the name, elsewhere in the
+// sentence as name + "@sentence".
+struct ExemptionFeature {
+  RuleKind kind;
+  std::string_view name;
+};
+inline constexpr ExemptionFeature kExemptions[] = {
+    {RuleKind::kHedge, "hedge"},         {RuleKind::kQuestion, "question"},
+    {RuleKind::kConditional, "conditional"}, {RuleKind::kNegation, "negation"},
+    {RuleKind::kUncertainty, "uncertainty"}, {RuleKind::kRationale, "rationale"},
+};
+
 class ClaimScorer {
  public:
   // The weights compiled into the binary.

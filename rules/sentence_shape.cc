@@ -203,13 +203,6 @@ std::vector<std::string> ShapeTokens(std::string_view s) {
   return out;
 }
 
-bool HasHan(std::string_view text) {
-  for (std::size_t i = 0; i + 3 <= text.size(); ++i) {
-    if (IsHanAt(text, i)) return true;
-  }
-  return false;
-}
-
 namespace {
 
 // Calls visit(kind, tokens, first, n) once for each n-gram of the sentence

@@ -35,8 +35,4 @@ std::vector<std::uint64_t> ShapeHashes(std::string_view masked, std::string_view
 
 inline constexpr std::size_t kMaxShapeTokens = 60;
 
-// The text holds a Han character: the sentence is weighed by the Chinese
-// part of the shape model (its features prefixed "zh:").
-bool HasHan(std::string_view text);
-
 }  // namespace causegate::rules

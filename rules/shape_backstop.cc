@@ -4,17 +4,17 @@
 #include <cmath>
 #include <string>
 
+#include "evidence/text_fold.h"
 #include "rules/sentence_shape.h"
 
 namespace causegate::rules {
 namespace {
 
-// The kinds that qualify a clause so that it asserts no cause (spec
-// section 2), whatever their weight.
-constexpr RuleKind kQualifiers[] = {RuleKind::kHedge, RuleKind::kQuestion, RuleKind::kConditional,
-                                    RuleKind::kNegation, RuleKind::kUncertainty};
-constexpr std::string_view kQualifierFeatures[] = {"hedge", "question", "conditional", "negation", "uncertainty"};
-constexpr std::string_view kRationaleFeature = "rationale";
+// Of the exemptions (kExemptions), all but a rationale qualify a clause so
+// that it asserts no cause (spec section 2), whatever their weight; a
+// rationale holds against a claim by its weight, as a trait does.
+bool Qualifies(const ExemptionFeature& e) { return e.kind != RuleKind::kRationale; }
+
 constexpr std::string_view kTraitPrefix = "feature:";
 constexpr std::string_view kFormPrefix = "feature:form.";
 // A trait the claim scorer weighs at or below this holds against a claim
@@ -43,22 +43,20 @@ int ShapeRule(const RuleSet& rules, const Hits& hits, std::string_view lang) {
 // by the features of its claim clause; for one it did not (no cue, so no
 // clause was chosen), by what the whole sentence holds.
 bool HeldAgainst(const RuleSet& rules, const ClaimScorer& scorer, const SentenceClass& whole, const ClaimScore& score) {
-  const auto against = [](std::string_view name, double weight) {
-    const bool qualifier = std::find(std::begin(kQualifierFeatures), std::end(kQualifierFeatures), name) !=
-                           std::end(kQualifierFeatures);
-    const bool trait = name == kRationaleFeature ||
-                       (name.compare(0, kTraitPrefix.size(), kTraitPrefix) == 0 &&
-                        name.compare(0, kFormPrefix.size(), kFormPrefix) != 0 && name.find('@') == std::string_view::npos);
-    return qualifier || (trait && weight <= kHeldAgainst);
-  };
   if (score.scored) {
-    return std::any_of(score.features.begin(), score.features.end(),
-                       [&](const FeatureWeight& f) { return against(f.feature, f.weight); });
+    return std::any_of(score.features.begin(), score.features.end(), [](const FeatureWeight& f) {
+      for (const ExemptionFeature& e : kExemptions) {
+        if (f.feature == e.name) return Qualifies(e) || f.weight <= kHeldAgainst;
+      }
+      const bool trait = f.feature.compare(0, kTraitPrefix.size(), kTraitPrefix) == 0 &&
+                         f.feature.compare(0, kFormPrefix.size(), kFormPrefix) != 0 &&
+                         f.feature.find('@') == std::string::npos;
+      return trait && f.weight <= kHeldAgainst;
+    });
   }
-  if (std::any_of(std::begin(kQualifiers), std::end(kQualifiers), [&](RuleKind kind) { return whole.hits.Has(kind); })) {
-    return true;
+  for (const ExemptionFeature& e : kExemptions) {
+    if (whole.hits.Has(e.kind) && (Qualifies(e) || scorer.Weight(e.name) <= kHeldAgainst)) return true;
   }
-  if (whole.hits.Has(RuleKind::kRationale) && scorer.Weight(kRationaleFeature) <= kHeldAgainst) return true;
   for (const int r : whole.hits.rules) {
     const Rule& rule = rules.rule(r);
     if (IsTrait(rule) && scorer.Weight(kTraitPrefix, rule.tag) <= kHeldAgainst) return true;
@@ -93,7 +91,7 @@ void ConsiderShape(const RuleSet& rules, const ClaimScorer& scorer, const ClaimS
   // One file holds both languages' models: the Chinese one's features are
   // prefixed "zh:", and its intercept (moved to the shared threshold) is
   // the weight of "zh:bias".
-  const bool chinese = HasHan(masked);
+  const bool chinese = evidence::CountHan(masked) > 0;
   const int rule = ShapeRule(rules, whole.hits, chinese ? "zh" : "en");
   if (rule < 0 || HeldAgainst(rules, scorer, whole, *score)) return;
 

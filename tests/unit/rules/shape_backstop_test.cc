@@ -96,8 +96,8 @@ TEST_CASE("Shape backstop: only where the spec allows a claim") {
   }
   // A heading is never a claim.
   CHECK_FALSE(Judge("## So the worker listens on loopback").claim);
-  // A Chinese sentence is weighed by the Chinese part only: "so" counts for
-  // nothing there.
+  // A sentence with Han (evidence::CountHan) is weighed by the Chinese part
+  // only: "so" counts for nothing there.
   CHECK_FALSE(Judge("worker 只监听 loopback，so 局域网的请求到不了。").claim);
 }
 
