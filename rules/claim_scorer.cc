@@ -48,10 +48,11 @@ bool IsCauseLabel(const Rule& rule) {
 }
 
 // Feature tags read by something else than the weights: a heading's cause
-// word (MessagePlaces), a proposed command (the citation look-up), the
-// shape model's reach (rules/shape_backstop.h).
+// word (MessagePlaces), a proposed command (the citation look-up), a
+// symptom label (the decision), the shape model's reach
+// (rules/shape_backstop.h).
 bool IsReadElsewhere(const Rule& rule) {
-  return rule.tag == kCauseHeadingTag || rule.tag == kProposedCommandTag ||
+  return rule.tag == kCauseHeadingTag || rule.tag == kProposedCommandTag || rule.tag == kSymptomLabelTag ||
          rule.tag.compare(0, kShapeModelTagPrefix.size(), kShapeModelTagPrefix) == 0;
 }
 
@@ -317,12 +318,14 @@ SentencePlace MessagePlaces::Of(const Sentence& sentence) const {
 
 namespace {
 
-bool IsPlan(const RuleSet& rules, const Hits& hits) {
+bool HasTag(const RuleSet& rules, const Hits& hits, std::string_view tag) {
   for (const int r : hits.rules) {
-    if (rules.rule(r).kind == RuleKind::kFeature && rules.rule(r).tag == kPlanTag) return true;
+    if (rules.rule(r).kind == RuleKind::kFeature && rules.rule(r).tag == tag) return true;
   }
   return false;
 }
+
+bool IsPlan(const RuleSet& rules, const Hits& hits) { return HasTag(rules, hits, kPlanTag); }
 
 // The hits of every clause but the plans and offers after the claim clause.
 Hits HitsOutsideOffers(const RuleSet& rules, const std::vector<Hits>& by_clause, int claim_clause) {
@@ -489,6 +492,8 @@ ClaimScore WeighClause(const RuleSet& rules, const ClaimScorer& scorer, std::str
   } else if (out.overruled.rfind("forced claim", 0) == 0) {
     if (out.rule < 0) out.rule = force_rule;
     out.claim = true;
+  } else if (cues == 0 && HasTag(rules, whole.hits, kSymptomLabelTag)) {
+    out.overruled = "symptom label";
   } else if (place.unit == UnitKind::kHeading) {
     out.overruled = "heading";
   } else if (place.labels_cause_cells) {

@@ -37,6 +37,12 @@ inline constexpr std::string_view kForceExemptTag = "force-exempt";
 // code span in a sentence it matches is a command proposed for the next
 // probe, a plan, so found nowhere it fabricates nothing (spec section 2).
 inline constexpr std::string_view kProposedCommandTag = "proposed-command";
+// A `feature` tag read by the decision, not by the weights: a line (or a
+// table row) labelled as the symptom ("Symptom: both pods in
+// CrashLoopBackOff", "| 现象 | ... |") states what was seen, not its cause,
+// so without a causal connective of its own it is no claim, whatever its
+// failure words or the forms they match.
+inline constexpr std::string_view kSymptomLabelTag = "symptom-label";
 // `feature` tags read by the shape backstop (rules/shape_backstop.h):
 // "shape-model:en" and "shape-model:zh". The sentences a rule of the tag
 // matches are the ones that language's part of the sentence-shape model

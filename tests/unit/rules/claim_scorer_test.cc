@@ -287,6 +287,21 @@ TEST_CASE("Scorer: a cell under a cause label is read as the label's line") {
             .overruled.empty());
 }
 
+TEST_CASE("Scorer: a line or row labelled as the symptom states no cause without a connective") {
+  // "Symptom | Cause | Fix" summaries: the symptom's failure words are what
+  // was seen, not why (issue 13, class 3: observations with no cause).
+  const ClaimScore line = Score("**Symptom:** the nightly export is blocking every other job in the queue.");
+  CHECK_FALSE(line.claim);
+  CHECK(line.overruled == "symptom label");
+  CHECK_FALSE(ScoreCell("| | |\n|---|---|\n| Symptom | both pods crash on start, 14 restarts each |\n| Cause | x |\n",
+                        "both pods crash on start, 14 restarts each")
+                  .claim);
+  CHECK_FALSE(Score("**现象**：两个 pod 启动就崩溃，各重启了 14 次。").claim);
+  // A connective of its own makes it a claim again; the label is no exemption.
+  CHECK(Score("Symptom: the pods crash on start because the secret holds the old database IP.").claim);
+  CHECK(Score("现象：pod 启动就崩溃，因为密钥里还是旧数据库的 IP。").claim);
+}
+
 TEST_CASE("Scorer: a claim form without a connective is scored (identification, label, discovery)") {
   for (const char* text : {"That is what exhausts the connection pool.", "Culprit: the nightly cron job.",
                            "Got it: the worker reads the old config path.", "罪魁祸首是定时任务。"}) {
