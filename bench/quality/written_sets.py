@@ -12,7 +12,7 @@ folder's README): `written_dev` .. `written_dev4` and `written_heldout2` ..
 gate misses, so their figures are development figures (`written_dev4` and
 `written_heldout2` .. `written_heldout4` were first held-out measures of
 sessions' changes, rules/QUALITY.md); `written_heldout`,
-`written_heldout5`, `written_heldout7` and `written_heldout8` are a measure only, and
+`written_heldout5`, `written_heldout7`, `written_heldout8` and `written_heldout9` are a measure only, and
 --misses refuses to list their turns, so reading them cannot turn them
 into development sets by accident. The committed fit reads none; the
 development sets' claims.jsonl (each final message's claim sentences,
@@ -50,7 +50,12 @@ SETS = (("written_dev", "development: its misses were read"),
         ("written_heldout7", "held-out: a measure only"),
         ("written_dev5", "development: written in real agents' style, read and fitted on"),
         ("written_dev6", "development: written in real agents' style, read and fitted on"),
-        ("written_heldout8", "held-out: a measure only, in real agents' style"))
+        ("written_heldout8", "held-out: a measure only, in real agents' style"),
+        ("written_dev7", "development: written in real agents' style, read and fitted on"),
+        ("written_dev8", "development: written in real agents' style, read and fitted on"),
+        ("written_dev9", "development: written in real agents' style, read and fitted on"),
+        ("written_dev10", "development: written in real agents' style, read and fitted on"),
+        ("written_heldout9", "held-out: a measure only, in real agents' style"))
 # The sets --misses may list: those SETS calls development, so a set moves
 # from held-out to development in one place.
 DEVELOPMENT = tuple(name for name, what in SETS if what.startswith("development"))
