@@ -198,7 +198,15 @@ def main():
     ap.add_argument("--work", help="scratch folder for the rendered sessions")
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--cv", action="store_true", help="leave one writer out at turn level; writes no weights")
+    ap.add_argument("--probability", action="append", default=[], metavar="LANG=P",
+                    help="with --cv: judge with a claim probability other than LANGS' (e.g. en=0.75), to see "
+                         "what another setting would do before changing it")
     args = ap.parse_args()
+    for setting in args.probability:
+        lang, _, value = setting.partition("=")
+        if lang not in LANGS or not args.cv:
+            ap.error("--probability takes LANG=P, LANG one of %s, and only with --cv" % ", ".join(LANGS))
+        LANGS[lang]["probability"] = float(value)
     if not os.path.isdir(data.corpus_root(args.shared)):
         print("SKIP: no %s" % data.corpus_root(args.shared))
         return 77
