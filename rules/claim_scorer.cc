@@ -316,16 +316,16 @@ SentencePlace MessagePlaces::Of(const Sentence& sentence) const {
   return place;
 }
 
-namespace {
-
-bool HasTag(const RuleSet& rules, const Hits& hits, std::string_view tag) {
+int FeatureTagged(const RuleSet& rules, const Hits& hits, std::string_view tag) {
   for (const int r : hits.rules) {
-    if (rules.rule(r).kind == RuleKind::kFeature && rules.rule(r).tag == tag) return true;
+    if (rules.rule(r).kind == RuleKind::kFeature && rules.rule(r).tag == tag) return r;
   }
-  return false;
+  return -1;
 }
 
-bool IsPlan(const RuleSet& rules, const Hits& hits) { return HasTag(rules, hits, kPlanTag); }
+namespace {
+
+bool IsPlan(const RuleSet& rules, const Hits& hits) { return FeatureTagged(rules, hits, kPlanTag) >= 0; }
 
 // The hits of every clause but the plans and offers after the claim clause.
 Hits HitsOutsideOffers(const RuleSet& rules, const std::vector<Hits>& by_clause, int claim_clause) {
@@ -492,7 +492,7 @@ ClaimScore WeighClause(const RuleSet& rules, const ClaimScorer& scorer, std::str
   } else if (out.overruled.rfind("forced claim", 0) == 0) {
     if (out.rule < 0) out.rule = force_rule;
     out.claim = true;
-  } else if (cues == 0 && HasTag(rules, whole.hits, kSymptomLabelTag)) {
+  } else if (cues == 0 && FeatureTagged(rules, whole.hits, kSymptomLabelTag) >= 0) {
     out.overruled = "symptom label";
   } else if (place.unit == UnitKind::kHeading) {
     out.overruled = "heading";

@@ -194,6 +194,11 @@ class MessagePlaces {
 ClaimScore ScoreSentence(const RuleSet& rules, const ClaimScorer& scorer, std::string_view masked,
                          const SentenceClass& whole, const SentencePlace& place, bool diagnosis);
 
+// The first `feature` rule among hits whose tag is tag, or -1: how the
+// tags read outside the weights (a plan, a symptom label, a proposed
+// command, the shape model's reach) are found.
+int FeatureTagged(const RuleSet& rules, const Hits& hits, std::string_view tag);
+
 // A trait of a clause: a `feature` rule that is no claim form ("form.*"),
 // no forcing tag and not read elsewhere ("plan", "own-change", "generic",
 // ...); weighed as "feature:" + its tag.

@@ -31,11 +31,7 @@ constexpr std::size_t kShownTerms = 6;
 
 // The rule of hits tagged for the model's part in lang; -1 for none.
 int ShapeRule(const RuleSet& rules, const Hits& hits, std::string_view lang) {
-  const std::string tag = std::string(kShapeModelTagPrefix).append(lang);
-  for (const int r : hits.rules) {
-    if (rules.rule(r).kind == RuleKind::kFeature && rules.rule(r).tag == tag) return r;
-  }
-  return -1;
+  return FeatureTagged(rules, hits, std::string(kShapeModelTagPrefix).append(lang));
 }
 
 // The clause that would carry the claim is qualified, or the claim scorer

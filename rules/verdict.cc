@@ -121,10 +121,7 @@ bool ProposedCommand(const RuleSet& rules, const Message& message, const Fragmen
     holder = &s;
   }
   if (holder == nullptr) return false;
-  for (const int r : rules.Match(Target::kSentence, holder->masked).rules) {
-    if (rules.rule(r).kind == RuleKind::kFeature && rules.rule(r).tag == kProposedCommandTag) return true;
-  }
-  return false;
+  return FeatureTagged(rules, rules.Match(Target::kSentence, holder->masked), kProposedCommandTag) >= 0;
 }
 
 // The long-enough fragments placed with some claim, in message order, up
