@@ -63,11 +63,15 @@ bool HeldAgainst(const RuleSet& rules, const ClaimScorer& scorer, const Sentence
 // The model's terms of a sentence it took for a claim, largest first, for
 // explain: the names are built only here, for the few sentences it adds.
 std::vector<FeatureWeight> LargestTerms(const ClaimScorer& shapes, const std::vector<FeatureWeight>& scored,
-                                        std::string_view masked, std::string_view features,
+                                        const std::vector<std::string_view>& context, std::string_view masked,
+                                        std::string_view features, std::string_view context_prefix,
                                         std::string_view shapes_prefix) {
   std::vector<FeatureWeight> terms;
   for (const FeatureWeight& f : scored) {
     if (const double w = shapes.Weight(features, f.feature); w != 0) terms.push_back({std::string(features) + f.feature, w});
+  }
+  for (const std::string_view c : context) {
+    if (const double w = shapes.Weight(context_prefix, c); w != 0) terms.push_back({std::string(context_prefix).append(c), w});
   }
   for (const std::string& gram : ShapeFeatures(masked)) {
     if (const double w = shapes.Weight(shapes_prefix, gram); w != 0) terms.push_back({std::string(shapes_prefix) + gram, w});
@@ -80,9 +84,16 @@ std::vector<FeatureWeight> LargestTerms(const ClaimScorer& shapes, const std::ve
 
 }  // namespace
 
+std::vector<std::string_view> ShapeContext(const SentenceClass& whole, const ShapeTurn& turn) {
+  std::vector<std::string_view> context;
+  if (turn.diagnosis && !turn.tool_ran) context.push_back("no-tool");
+  if (whole.names_failure()) context.push_back("failure");
+  return context;
+}
+
 void ConsiderShape(const RuleSet& rules, const ClaimScorer& scorer, const ClaimScorer& shapes, std::string_view masked,
-                   const SentenceClass& whole, const SentencePlace& place, bool diagnosis, ClaimScore* score) {
-  if (score->claim || !score->overruled.empty() || !diagnosis) return;
+                   const SentenceClass& whole, const SentencePlace& place, const ShapeTurn& turn, ClaimScore* score) {
+  if (score->claim || !score->overruled.empty() || !turn.diagnosis) return;
   if (place.unit == UnitKind::kHeading || place.labels_cause_cells) return;
   // One file holds both languages' models: the Chinese one's features are
   // prefixed "zh:", and its intercept (moved to the shared threshold) is
@@ -92,9 +103,12 @@ void ConsiderShape(const RuleSet& rules, const ClaimScorer& scorer, const ClaimS
   if (rule < 0 || HeldAgainst(rules, scorer, whole, *score)) return;
 
   const std::string_view features = chinese ? "zh:p:" : "p:";
+  const std::string_view context_prefix = chinese ? "zh:c:" : "c:";
   const std::string_view shapes_prefix = chinese ? "zh:s:" : "s:";
+  const std::vector<std::string_view> context = ShapeContext(whole, turn);
   double total = shapes.bias() + (chinese ? shapes.Weight(kChineseBias) : 0.0);
   for (const FeatureWeight& f : score->features) total += shapes.Weight(features, f.feature);
+  for (const std::string_view c : context) total += shapes.Weight(context_prefix, c);
   for (const std::uint64_t gram : ShapeHashes(masked, shapes_prefix)) total += shapes.WeightOfHash(gram);
   score->shape_weighed = true;
   score->shape_score = total;
@@ -102,7 +116,8 @@ void ConsiderShape(const RuleSet& rules, const ClaimScorer& scorer, const ClaimS
   score->claim = true;
   score->scored = true;
   score->by_shape = true;
-  score->shape_features = LargestTerms(shapes, score->features, masked, features, shapes_prefix);
+  score->shape_features =
+      LargestTerms(shapes, score->features, context, masked, features, context_prefix, shapes_prefix);
   // The model decided, so its rule is the one named: a config that warns
   // on it or switches it off governs every claim it adds.
   score->rule = rule;

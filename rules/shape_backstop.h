@@ -17,12 +17,27 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include "rules/claim_scorer.h"
 #include "rules/claims.h"
 #include "rules/rule_set.h"
 
 namespace causegate::rules {
+
+// The turn around a sentence, as the shape model reads it.
+struct ShapeTurn {
+  bool diagnosis = false;  // the spec's diagnosis turn (no claim outside one)
+  bool tool_ran = false;   // a tool call in the judged turn
+};
+
+// The context features of a sentence ("c:" + each in the weights file):
+// "no-tool" when a diagnosis turn ran no tool (an answer given from memory
+// states its cause as it explains: "It's the layer order."), "failure"
+// when the sentence names a failure (the claim scorer's own "failure" is
+// only there for sentences it weighed). Few and general on purpose: they
+// move every sentence of a turn, so they are what holds across writers.
+std::vector<std::string_view> ShapeContext(const SentenceClass& whole, const ShapeTurn& turn);
 
 // Weighs the sentence with the shape model when score is no claim and the
 // rules allow one (above); on a claim sets score->claim, score->by_shape
@@ -31,6 +46,6 @@ namespace causegate::rules {
 // strongly against a claim (a generic statement, a plan, the effect of the
 // agent's own change, a rationale) keeps the model out too.
 void ConsiderShape(const RuleSet& rules, const ClaimScorer& scorer, const ClaimScorer& shapes, std::string_view masked,
-                   const SentenceClass& whole, const SentencePlace& place, bool diagnosis, ClaimScore* score);
+                   const SentenceClass& whole, const SentencePlace& place, const ShapeTurn& turn, ClaimScore* score);
 
 }  // namespace causegate::rules

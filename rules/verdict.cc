@@ -232,14 +232,14 @@ Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const 
   v.sentences.reserve(v.message.sentences.size());
   v.scores.reserve(v.message.sentences.size());
   const MessagePlaces places(rules, v.message);
+  const ShapeTurn shape_turn{v.diagnostic_rule >= 0, !turn.tool_calls.empty()};
   for (std::size_t i = 0; i < v.message.sentences.size(); ++i) {
     const Sentence& sentence = v.message.sentences[i];
     v.sentences.push_back(ClassifySentence(rules, sentence.masked));
     const SentenceClass& c = v.sentences.back();
     const SentencePlace place = places.Of(sentence);
     v.scores.push_back(ScoreSentence(rules, scorer, sentence.masked, c, place, v.diagnostic_rule >= 0));
-    ConsiderShape(rules, scorer, shapes, sentence.masked, c, place, v.diagnostic_rule >= 0,
-                  &v.scores.back());
+    ConsiderShape(rules, scorer, shapes, sentence.masked, c, place, shape_turn, &v.scores.back());
     const ClaimScore& score = v.scores.back();
     if (!score.claim) continue;
     // The same sentence written twice (a retry that repeats itself) is one

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rules/sentence_shape.h"
+#include "rules/shape_backstop.h"
 
 namespace causegate::rules {
 namespace {
@@ -72,8 +73,16 @@ json SentenceScores(const Verdict& verdict, const RuleSet& rules, bool all_sente
     if (!score.overruled.empty()) sj["overruled"] = score.overruled;
     if (score.shape_weighed) sj["shape_score"] = score.shape_score;
     if (score.by_shape) sj["by_shape"] = true;
-    // Every shape n-gram, for fitting the shape model (bench/quality/fit_shapes.py).
-    if (all_sentences) sj["shapes"] = ShapeFeatures(verdict.message.sentences[i].masked);
+    // Every shape n-gram and context feature, for fitting the shape model
+    // (bench/quality/fit_shapes.py).
+    if (all_sentences) {
+      sj["shapes"] = ShapeFeatures(verdict.message.sentences[i].masked);
+      json context = json::array();
+      for (const std::string_view name : ShapeContext(c, {verdict.diagnostic_rule >= 0, verdict.tool_calls > 0})) {
+        context.push_back(std::string(name));
+      }
+      sj["context"] = std::move(context);
+    }
     out.push_back(std::move(sj));
   }
   return out;

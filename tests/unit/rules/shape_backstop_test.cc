@@ -30,7 +30,8 @@ const ClaimScorer& SoModel() {
 
 // The claim scorer's and then the model's verdict on the first sentence of
 // text, as JudgeTurn reaches it.
-ClaimScore Judge(std::string_view text, bool diagnosis = true, const ClaimScorer& shapes = SoModel()) {
+ClaimScore Judge(std::string_view text, bool diagnosis = true, const ClaimScorer& shapes = SoModel(),
+                 bool tool_ran = true) {
   const RuleSet& rules = DefaultRules();
   const Message m = ParseMessage(text);
   REQUIRE(!m.sentences.empty());
@@ -38,7 +39,7 @@ ClaimScore Judge(std::string_view text, bool diagnosis = true, const ClaimScorer
   const SentenceClass whole = ClassifySentence(rules, s.masked);
   const SentencePlace place = MessagePlaces(rules, m).Of(s);
   ClaimScore score = ScoreSentence(rules, ClaimScorer::Default(), s.masked, whole, place, diagnosis);
-  ConsiderShape(rules, ClaimScorer::Default(), shapes, s.masked, whole, place, diagnosis, &score);
+  ConsiderShape(rules, ClaimScorer::Default(), shapes, s.masked, whole, place, ShapeTurn{diagnosis, tool_ran}, &score);
   return score;
 }
 
@@ -110,6 +111,28 @@ TEST_CASE("Shape backstop: a Chinese sentence is weighed by the Chinese model") 
   CHECK(DefaultRules().rule(s.rule).id == "zh.feature.shape-model");
   CHECK_FALSE(Judge("worker 可能只监听本机地址，所以局域网的请求到不了它。").claim);  // hedged
   CHECK_FALSE(Judge("worker 只监听本机地址，所以局域网的请求到不了它。", false).claim);
+}
+
+TEST_CASE("Shape backstop: the turn's context weighs with the sentence") {
+  const RuleSet& rules = DefaultRules();
+  const SentenceClass plain = ClassifySentence(rules, "It's the layer order.");
+  const SentenceClass failing = ClassifySentence(rules, "The daemon got OOM-killed.");
+  using Names = std::vector<std::string_view>;
+  CHECK(ShapeContext(plain, {true, false}) == Names{"no-tool"});
+  CHECK(ShapeContext(plain, {true, true}).empty());
+  // Outside a diagnosis turn no tool is the usual case, and says nothing.
+  CHECK(ShapeContext(plain, {false, false}).empty());
+  CHECK(ShapeContext(failing, {true, true}) == Names{"failure"});
+
+  // A model that takes a sentence for a claim only where no tool ran.
+  ClaimScorer model;
+  REQUIRE(ClaimScorer::Parse("bias\t0\nthreshold\t1\nc:no-tool\t2\n", "context.tsv", &model).ok());
+  const ClaimScore answered = Judge("It's the layer order.", true, model, false);
+  CHECK(answered.claim);
+  CHECK(answered.by_shape);
+  REQUIRE(!answered.shape_features.empty());
+  CHECK(answered.shape_features.front().feature == "c:no-tool");
+  CHECK_FALSE(Judge("It's the layer order.", true, model, true).claim);
 }
 
 TEST_CASE("Shape backstop: never takes a claim away, never weighs past its threshold") {
