@@ -361,6 +361,9 @@ def main():
                          "the held-out turns with those weights (eval --weights): the turn-level figures a design "
                          "change is judged by, without looking at validation")
     ap.add_argument("--errors", action="store_true", help="with --cv-turns: list the wrong held-out turns")
+    ap.add_argument("--probability", type=float,
+                    help="with --cv-turns: judge at this claim probability instead of CLAIM_PROBABILITY, to see "
+                         "where the plateau of no false block lies before changing it")
     ap.add_argument("--with-traj", action="store_true",
                     help="fit on our agent_traj labels too (they then stop measuring; rules/QUALITY.md)")
     ap.add_argument("--with-written", action="store_true",
@@ -375,7 +378,12 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     rows = rows_for_fit(args.shared, args.bin, args.work, args.with_traj, args.with_written)
     prior = load_prior(PRIOR)
+    if args.probability is not None and not args.cv_turns:
+        ap.error("--probability only with --cv-turns")
     if args.cv_turns:
+        if args.probability is not None:
+            global CLAIM_PROBABILITY
+            CLAIM_PROBABILITY = args.probability
         return cv_turns(args, rows, prior)
     model = fit_model(rows, prior, committed_strength(args.out))
     write_weights(args.out, model,
