@@ -232,7 +232,7 @@ Verdict JudgeTurn(const evidence::Turn& turn, evidence::History* history, const 
   v.sentences.reserve(v.message.sentences.size());
   v.scores.reserve(v.message.sentences.size());
   const MessagePlaces places(rules, v.message);
-  const ShapeTurn shape_turn{v.diagnostic_rule >= 0, !turn.tool_calls.empty()};
+  const ShapeTurn shape_turn = v.shape_turn();
   for (std::size_t i = 0; i < v.message.sentences.size(); ++i) {
     const Sentence& sentence = v.message.sentences[i];
     v.sentences.push_back(ClassifySentence(rules, sentence.masked));

@@ -17,6 +17,7 @@
 #include "rules/message.h"
 #include "rules/protocol_steps.h"
 #include "rules/rule_set.h"
+#include "rules/shape_backstop.h"
 
 namespace causegate::rules {
 
@@ -76,6 +77,8 @@ struct Verdict {
   GuessFix guess_fix;
 
   int unsupported() const;
+  // The turn as the shape model reads it (rules/shape_backstop.h).
+  ShapeTurn shape_turn() const { return {diagnostic_rule >= 0, tool_calls > 0}; }
   // Language for the reason: that of the first unsupported claim, else of
   // the guess-fix sentence, else of the first claim.
   bool chinese() const;

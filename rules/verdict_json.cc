@@ -3,7 +3,6 @@
 #include <nlohmann/json.hpp>
 
 #include "rules/sentence_shape.h"
-#include "rules/shape_backstop.h"
 
 namespace causegate::rules {
 namespace {
@@ -78,7 +77,7 @@ json SentenceScores(const Verdict& verdict, const RuleSet& rules, bool all_sente
     if (all_sentences) {
       sj["shapes"] = ShapeFeatures(verdict.message.sentences[i].masked);
       json context = json::array();
-      for (const std::string_view name : ShapeContext(c, {verdict.diagnostic_rule >= 0, verdict.tool_calls > 0})) {
+      for (const std::string_view name : ShapeContext(c, verdict.shape_turn())) {
         context.push_back(std::string(name));
       }
       sj["context"] = std::move(context);
