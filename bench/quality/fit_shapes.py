@@ -46,14 +46,16 @@ DEFAULT_OUT = os.path.join(REPO, "rules", "scorer", "shape_weights.tsv")
 # text. English: precision first, as the claim scorer's (fit_scorer.py).
 # Chinese: leave one writer out added no turn at (0.3, 0.85) and one block
 # turn with no false block at (1.0, 0.70) (rules/QUALITY_HISTORY.md).
-# "context": whether the turn's context features are fitted: kept where
-# leaving one writer out gained with them (en 302 -> 304 block turns of
-# 324, false blocks 2 -> 2), left out where it did not (zh 248 -> 248): a
-# feature that adds nothing across writers is left out (the thirteenth
-# session, rules/QUALITY_HISTORY.md).
+# "context": which of the turn's context features (CONTEXT) are fitted:
+# kept where leaving one writer out gained with them (en 302 -> 304 block
+# turns of 324, false blocks 2 -> 2), left out where it did not (zh 248 ->
+# 248): a feature that adds nothing across writers is left out (the
+# thirteenth session, rules/QUALITY_HISTORY.md).
+CONTEXT = ("no-tool", "failure")
 LANGS = {
-    "en": {"C": 0.3, "probability": 0.85, "real": ("public_en", "claude_code_nb"), "prefix": "", "context": True},
-    "zh": {"C": 1.0, "probability": 0.70, "real": ("public_zh", "public_zh2"), "prefix": "zh:", "context": False},
+    "en": {"C": 0.3, "probability": 0.85, "real": ("public_en", "claude_code_nb"), "prefix": "",
+           "context": ("no-tool", "failure")},
+    "zh": {"C": 1.0, "probability": 0.70, "real": ("public_zh", "public_zh2"), "prefix": "zh:", "context": ()},
 }
 # The shared threshold of the file is the English one; the Chinese model's
 # own is folded into its "zh:bias".
@@ -74,11 +76,10 @@ def threshold():
 
 
 def features(sentence, context):
-    """The model's features of a sentence; context: with the turn's ("c:",
-    rules/shape_backstop.h)."""
+    """The model's features of a sentence; context: the names of the turn's
+    context features it is fitted with ("c:", rules/shape_backstop.h)."""
     names = {"p:" + f["name"]: 1 for f in sentence.get("features", [])}
-    if context:
-        names.update({"c:" + c: 1 for c in sentence.get("context", [])})
+    names.update({"c:" + c: 1 for c in sentence.get("context", []) if c in context})
     names.update({"s:" + g: 1 for g in sentence.get("shapes", [])})
     return names
 
@@ -210,18 +211,23 @@ def main():
     ap.add_argument("--work", help="scratch folder for the rendered sessions")
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--cv", action="store_true", help="leave one writer out at turn level; writes no weights")
+    ap.add_argument("--lang", choices=sorted(LANGS), help="with --cv: only this language")
     ap.add_argument("--probability", action="append", default=[], metavar="LANG=P",
                     help="with --cv: judge with a claim probability other than LANGS' (e.g. en=0.75), to see "
                          "what another setting would do before changing it")
-    ap.add_argument("--context", action="append", default=[], metavar="LANG=yes|no",
-                    help="with --cv: fit the turn's context features (\"c:\") or not, other than LANGS says, "
-                         "to measure what they add")
+    ap.add_argument("--context", action="append", default=[], metavar="LANG=NAMES",
+                    help="with --cv: fit these of the turn's context features (\"c:\"; comma-separated of %s, "
+                         "or none) other than LANGS says, to measure what they add" % ", ".join(CONTEXT))
     args = ap.parse_args()
+    if args.lang and not args.cv:
+        ap.error("--lang only with --cv: the weights file holds both languages")
     for setting in args.context:
         lang, _, value = setting.partition("=")
-        if lang not in LANGS or value not in ("yes", "no") or not args.cv:
-            ap.error("--context takes LANG=yes or LANG=no, LANG one of %s, and only with --cv" % ", ".join(LANGS))
-        LANGS[lang]["context"] = value == "yes"
+        names = () if value == "none" else tuple(value.split(","))
+        if lang not in LANGS or not set(names) <= set(CONTEXT) or not args.cv:
+            ap.error("--context takes LANG=NAMES (of %s, or none), LANG one of %s, and only with --cv"
+                     % (", ".join(CONTEXT), ", ".join(LANGS)))
+        LANGS[lang]["context"] = names
     for setting in args.probability:
         lang, _, value = setting.partition("=")
         if lang not in LANGS or not args.cv:
@@ -234,6 +240,8 @@ def main():
         work = args.work or tmp
         models, described = {}, []
         for lang, config in LANGS.items():
+            if args.lang and lang != args.lang:
+                continue
             rows = load_rows(args.shared, args.bin, work, lang)
             by_writer = collections.Counter(r[0] for r in rows)
             claims = sum(r[3] for r in rows)
@@ -245,7 +253,7 @@ def main():
             models[lang] = fit(rows, lang)
             described.append("# %s: %d sentences (%d claims) of %d writers; L2, C = %g; a claim at probability %.2f%s.\n"
                              % (lang, len(rows), claims, len(by_writer), config["C"], config["probability"],
-                                "" if config["context"] else "; no context features"))
+                                "; context features: %s" % (", ".join(config["context"]) or "none")))
         if args.cv:
             return 0
         header = ("# The sentence-shape model (rules/shape_backstop.h): \"p:\" + a claim scorer feature,\n"
