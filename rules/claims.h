@@ -41,7 +41,8 @@ SentenceClass ClassifySentence(const RuleSet& rules, std::string_view masked);
 
 // The first diagnostic-prompt rule that matches the prompt, or -1. Two
 // kinds of prompt cancel the rules that would otherwise make them one:
-// - a "why" about how the code is built names no failure (spec section 2):
+// - a "why" about how the code is built, or a question about how it works,
+//   names no failure (spec section 2):
 //   where a rule tagged kDesignQuestionTag matches, rules tagged kWhyTag do
 //   not count, and only a symptom, a fix request or a debugging request
 //   makes the turn a diagnosis ("why is the cache keyed on the user id?" is
