@@ -242,7 +242,7 @@ def choose_strength(cv, previous):
     return best_loss, best
 
 
-def fit_model(rows, prior, previous_strength=None):
+def fit_model(rows, prior, previous_strength=None, probability=CLAIM_PROBABILITY):
     """Fits on rows: the regularisation strength by grouped cross-validation,
     the threshold from the held-out scores."""
     # Every feature the prior names is fitted too: one the train split never
@@ -281,7 +281,7 @@ def fit_model(rows, prior, previous_strength=None):
     # the report: real agent text only, since written sentences (the cases,
     # our spec forms) are claims far more often than real ones. The median
     # repeat's figures.
-    threshold = math.log(CLAIM_PROBABILITY / (1.0 - CLAIM_PROBABILITY))
+    threshold = math.log(probability / (1.0 - probability))
     real = [i for i, r in enumerate(rows) if r[1] not in WRITTEN + (TRAJ,)]
     per_repeat = sorted(precision_recall([scores[i] for i in real], [y[i] for i in real], threshold)
                         for scores in held_out[lam])
@@ -302,7 +302,7 @@ def write_weights(path, model, header):
             out.write("%s\t%.4f\n" % (n, weights[n]))
 
 
-def cv_turns(args, rows, prior):
+def cv_turns(args, rows, prior, probability=CLAIM_PROBABILITY):
     """Leave one train repository out: fit on the rest, judge its turns."""
     cases = {}
     for folder in data.FOLDERS:
@@ -316,7 +316,7 @@ def cv_turns(args, rows, prior):
     weights = os.path.join(args.work, "cv.weights.tsv")
     units = os.path.join(args.work, "cv.units.jsonl")
     for repo in repos:
-        model = fit_model([r for r in rows if r[4] != repo], prior, committed_strength(DEFAULT_OUT))
+        model = fit_model([r for r in rows if r[4] != repo], prior, committed_strength(DEFAULT_OUT), probability)
         write_weights(weights, model, "# cross-validation fold without %s\n" % repo)
         folders = sorted({folder for folder, case in cases.values() if repo_of(case, folder) == repo})
         for folder in folders:
@@ -381,10 +381,7 @@ def main():
     if args.probability is not None and not args.cv_turns:
         ap.error("--probability only with --cv-turns")
     if args.cv_turns:
-        if args.probability is not None:
-            global CLAIM_PROBABILITY
-            CLAIM_PROBABILITY = args.probability
-        return cv_turns(args, rows, prior)
+        return cv_turns(args, rows, prior, CLAIM_PROBABILITY if args.probability is None else args.probability)
     model = fit_model(rows, prior, committed_strength(args.out))
     write_weights(args.out, model,
                   "# Claim scorer weights (rules/claim_scorer.h), written by\n"

@@ -46,8 +46,9 @@ DEFAULT_OUT = os.path.join(REPO, "rules", "scorer", "shape_weights.tsv")
 # text. English: precision first, as the claim scorer's (fit_scorer.py).
 # With 17 writers (fourteenth session), leave one writer out: 328 of 360
 # block turns with 2 false blocks of 592 at C 0.05, 332 with 2 at 0.1, 332
-# with 3 at 0.3, 334 with 3 at 1.0; 0.3 was kept (one false block of 592 apart; a fit at 0.1
-# lost one blind written_heldout8 turn, so that choice is not blind).
+# with 3 at 0.3, 334 with 3 at 1.0; 0.3 was kept (one false block of 592
+# apart; a fit at 0.1 lost one blind written_heldout8 turn, so that choice
+# is not blind).
 # Chinese: leave one writer out added no turn at (0.3, 0.85) and one block
 # turn with no false block at (1.0, 0.70) (rules/QUALITY_HISTORY.md).
 # "context": which of the turn's context features (CONTEXT) are fitted:
@@ -57,8 +58,7 @@ DEFAULT_OUT = os.path.join(REPO, "rules", "scorer", "shape_weights.tsv")
 # thirteenth session, rules/QUALITY_HISTORY.md).
 CONTEXT = ("no-tool", "failure")
 LANGS = {
-    "en": {"C": 0.3, "probability": 0.85, "real": ("public_en", "claude_code_nb"), "prefix": "",
-           "context": ("no-tool", "failure")},
+    "en": {"C": 0.3, "probability": 0.85, "real": ("public_en", "claude_code_nb"), "prefix": "", "context": CONTEXT},
     "zh": {"C": 1.0, "probability": 0.70, "real": ("public_zh", "public_zh2"), "prefix": "zh:", "context": ()},
 }
 # The shared threshold of the file is the English one; the Chinese model's
@@ -208,6 +208,27 @@ def cv(args, rows, work, lang):
         "all", total["caught0"], total["caught1"], total["blocks"], total["false0"], total["false1"], total["allows"]))
 
 
+def context_names(value):
+    """--context's VALUE: comma-separated names of CONTEXT, or none."""
+    names = () if value == "none" else tuple(value.split(","))
+    if not set(names) <= set(CONTEXT):
+        raise ValueError("not one of %s: %s" % (", ".join(CONTEXT), value))
+    return names
+
+
+def override(ap, args, option, key, read):
+    """Sets LANGS[LANG][key] to read(VALUE) for each LANG=VALUE given to
+    --option: a setting other than LANGS', measured by --cv only."""
+    for setting in getattr(args, option):
+        lang, _, value = setting.partition("=")
+        try:
+            if lang not in LANGS or not args.cv:
+                raise ValueError("LANG one of %s, and only with --cv" % ", ".join(LANGS))
+            LANGS[lang][key] = read(value)
+        except ValueError as e:
+            ap.error("--%s %s: %s" % (option, setting, e))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=os.path.join(REPO, "build", "causegate"))
@@ -227,23 +248,9 @@ def main():
     args = ap.parse_args()
     if args.lang and not args.cv:
         ap.error("--lang only with --cv: the weights file holds both languages")
-    for setting in args.context:
-        lang, _, value = setting.partition("=")
-        names = () if value == "none" else tuple(value.split(","))
-        if lang not in LANGS or not set(names) <= set(CONTEXT) or not args.cv:
-            ap.error("--context takes LANG=NAMES (of %s, or none), LANG one of %s, and only with --cv"
-                     % (", ".join(CONTEXT), ", ".join(LANGS)))
-        LANGS[lang]["context"] = names
-    for setting in args.strength:
-        lang, _, value = setting.partition("=")
-        if lang not in LANGS or not args.cv:
-            ap.error("--strength takes LANG=C, LANG one of %s, and only with --cv" % ", ".join(LANGS))
-        LANGS[lang]["C"] = float(value)
-    for setting in args.probability:
-        lang, _, value = setting.partition("=")
-        if lang not in LANGS or not args.cv:
-            ap.error("--probability takes LANG=P, LANG one of %s, and only with --cv" % ", ".join(LANGS))
-        LANGS[lang]["probability"] = float(value)
+    for option, key, read in (("context", "context", context_names), ("strength", "C", float),
+                              ("probability", "probability", float)):
+        override(ap, args, option, key, read)
     if not os.path.isdir(data.corpus_root(args.shared)):
         print("SKIP: no %s" % data.corpus_root(args.shared))
         return 77
