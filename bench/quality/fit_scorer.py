@@ -70,6 +70,14 @@ STRENGTH_TIE = 0.002
 # 9 of 12 down to 0.88, 6 at 0.90: 0.85 sits inside the plateau, a step
 # above its lower edge, precision first (rules/QUALITY.md).
 CLAIM_PROBABILITY = 0.85
+# The spec's claim forms marked `alone` in the prior are claims by
+# themselves: whatever the bias settles at, bias + weight stays this far
+# above the threshold (a hinge whose pull is ALONE_PENALTY per unit short).
+# Without it the fit met the contract only by the bias's luck: four new
+# non-claim train sentences lowered the bias by 0.2 and took "Got it: ...",
+# "It's a permissions problem on the volume, ..." under the threshold.
+ALONE_MARGIN = 0.1
+ALONE_PENALTY = 1000.0
 # A user pack's claim rules (families the fit never saw) weigh like the
 # average cue family, so they still count.
 DEFAULT_CUE = "cue:*"
@@ -148,12 +156,15 @@ def solve(a, b):
     return [m[i][n] / m[i][i] if abs(m[i][i]) > 1e-12 else 0.0 for i in range(n)]
 
 
-def fit(x, y, names, lam, prior, iterations=30):
+def fit(x, y, names, lam, prior, floor=None, iterations=30):
     """Newton's method on the log loss plus lam * |w - prior|^2 / 2 (the bias
-    is not penalised). x: rows of feature indices (binary features)."""
+    is not penalised). x: rows of feature indices (binary features). With a
+    floor, each feature the prior marks `alone` keeps bias + weight >= floor
+    (a steep quadratic penalty below it, ALONE_PENALTY)."""
     k = len(names) + 1  # last is the bias
     w0 = [prior_weight(prior, n)[0] for n in names]
     strength = [prior_weight(prior, n)[1] for n in names]
+    alone = [i for i, n in enumerate(names) if floor is not None and n in prior and prior[n][2]]
     w = w0 + [0.0]
     for _ in range(iterations):
         grad = [0.0] * k
@@ -171,6 +182,13 @@ def fit(x, y, names, lam, prior, iterations=30):
         for i in range(k - 1):
             grad[i] += lam * strength[i] * (w[i] - w0[i])
             hess[i][i] += lam * strength[i]
+        for i in alone:
+            short = floor - (w[i] + w[-1])
+            if short > 0:
+                for a in (i, k - 1):
+                    grad[a] -= ALONE_PENALTY * short
+                    for b in (i, k - 1):
+                        hess[a][b] += ALONE_PENALTY
         hess[k - 1][k - 1] += 1e-6
         step = solve(hess, grad)
         w = [wi - si for wi, si in zip(w, step)]
@@ -180,22 +198,26 @@ def fit(x, y, names, lam, prior, iterations=30):
 
 
 def load_prior(path):
-    """{name: (weight, strength)}: "name<TAB>weight[<TAB>strength]"; the
-    strength multiplies the regularisation towards that weight (default 1)."""
+    """{name: (weight, strength, alone)}: "name<TAB>weight[<TAB>strength
+    [<TAB>alone]]"; the strength multiplies the regularisation towards that
+    weight (default 1); `alone` marks a form that is a claim by itself."""
     prior = {}
     with open(path, encoding="utf-8") as f:
-        for line in f:
+        for number, line in enumerate(f, 1):
             line = line.split("#", 1)[0].strip()
             if line:
                 parts = line.split("\t")
-                prior[parts[0]] = (float(parts[1]), float(parts[2]) if len(parts) > 2 else 1.0)
+                if len(parts) > 3 and parts[3] != "alone":
+                    raise ValueError("%s:%d: the fourth column is `alone` or nothing, not %r" % (path, number, parts[3]))
+                prior[parts[0]] = (float(parts[1]), float(parts[2]) if len(parts) > 2 else 1.0, len(parts) > 3)
     return prior
 
 
 def prior_weight(prior, name):
+    """(weight, strength) the fit starts from and is pulled towards."""
     if name in prior:
-        return prior[name]
-    return prior.get(DEFAULT_CUE, (0.0, 1.0)) if name.startswith("cue:") else (0.0, 1.0)
+        return prior[name][:2]
+    return prior.get(DEFAULT_CUE, (0.0, 1.0))[:2] if name.startswith("cue:") else (0.0, 1.0)
 
 
 def score(w, idx):
@@ -252,6 +274,8 @@ def fit_model(rows, prior, previous_strength=None, probability=CLAIM_PROBABILITY
     x = [[index[n] for n in feats] for _, _, feats, _, _ in rows]
     y = [label for _, _, _, label, _ in rows]
     groups = sorted({case for case, _, _, _, _ in rows})
+    threshold = math.log(probability / (1.0 - probability))
+    floor = threshold + ALONE_MARGIN
     # Each repeat deals the cases to folds by a hash of repeat and case id:
     # a case's fold follows from its id alone, since numbering them in
     # sorted order moved every later case to another fold when one was
@@ -269,19 +293,18 @@ def fit_model(rows, prior, previous_strength=None, probability=CLAIM_PROBABILITY
             for k in range(FOLDS):
                 train = [i for i, r in enumerate(rows) if folds[r[0]] != k]
                 test = [i for i, r in enumerate(rows) if folds[r[0]] == k]
-                w = fit([x[i] for i in train], [y[i] for i in train], names, lam, prior)
+                w = fit([x[i] for i in train], [y[i] for i in train], names, lam, prior, floor)
                 loss += log_loss(w, [x[i] for i in test], [y[i] for i in test]) * len(test)
                 for i in test:
                     scores[i] = score(w, x[i])
             held_out[lam].append(scores)
         cv.append((loss / (len(rows) * REPEATS), lam))
     cv_loss, lam = choose_strength(cv, previous_strength)
-    w = fit(x, y, names, lam, prior)
+    w = fit(x, y, names, lam, prior, floor)
     # What the fixed threshold gives on scores of sentences no fold saw, for
     # the report: real agent text only, since written sentences (the cases,
     # our spec forms) are claims far more often than real ones. The median
     # repeat's figures.
-    threshold = math.log(probability / (1.0 - probability))
     real = [i for i, r in enumerate(rows) if r[1] not in WRITTEN + (TRAJ,)]
     per_repeat = sorted(precision_recall([scores[i] for i in real], [y[i] for i in real], threshold)
                         for scores in held_out[lam])
