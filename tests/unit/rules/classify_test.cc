@@ -94,6 +94,13 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       // Nominal causation: a named determinant is causal; like a general
       // causal verb it is no claim alone.
       {"Queue depth is the main determinant of checkout latency.", {true, false, false}},
+      // A fix's status names no cause (the cause "is now fixed"), nor does a
+      // proposal judged ("that's the right fix"); an identification does.
+      {"The root cause is now fixed and the test passes.", {true, false, false}},
+      {"The culprit was removed in the last commit.", {true, false, false}},
+      {"Yes, that's the right fix.", {false, false, false}},
+      {"Right, it's the stale DNS cache.", {false, false, true}},
+      {"The root cause is the missing index on orders.user_id.", {true, false, true}},
       {"导出任务每天凌晨两点运行。", {false, false, false}},
   };
   for (const Case& c : cases) {
