@@ -101,6 +101,12 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       {"Yes, that's the right fix.", {false, false, false}},
       {"Right, it's the stale DNS cache.", {false, false, true}},
       {"The root cause is the missing index on orders.user_id.", {true, false, true}},
+      // The root cause as a topic asserts none; a label keeps its cause.
+      {"Here is the root cause analysis.", {true, false, false}},
+      {"Root cause analysis: the pool was exhausted by the retry storm.", {true, false, true}},
+      {"根因分析见下文。", {true, false, false}},
+      // Which failure it is, and where, is no cause.
+      {"The error is a TypeError at line 12.", {true, false, false}},
       {"导出任务每天凌晨两点运行。", {false, false, false}},
   };
   for (const Case& c : cases) {
