@@ -108,6 +108,12 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       // Which failure it is, and where, is no cause.
       {"The error is a TypeError at line 12.", {true, false, false}},
       {"导出任务每天凌晨两点运行。", {false, false, false}},
+      // The reason for the agent's own choice, and knowing where a problem
+      // is without saying where, assert no cause.
+      {"由于项目使用的是 Vue 3，所以我用了 Composition API。", {true, false, false}},
+      {"修改的原因是原来的实现不支持分页。", {true, false, false}},
+      {"好的，问题出在哪里我已经清楚了。", {false, false, false}},
+      {"CSS 选择器不生效的原因是优先级不够。", {true, false, true}},
   };
   for (const Case& c : cases) {
     INFO(c.text);
