@@ -107,6 +107,11 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       {"根因分析见下文。", {true, false, false}},
       // Which failure it is, and where, is no cause.
       {"The error is a TypeError at line 12.", {true, false, false}},
+      // The root cause talked about as an object, or said to be still open,
+      // is not stated; found as a discovery, it is.
+      {"Documented the root cause in docs/incidents/042.md.", {true, false, false}},
+      {"Root cause: not yet identified.", {true, true, false}},
+      {"I found the root cause: the pool is exhausted by retries.", {true, false, true}},
       {"导出任务每天凌晨两点运行。", {false, false, false}},
       // The reason for the agent's own choice, and knowing where a problem
       // is without saying where, assert no cause.
