@@ -111,6 +111,7 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       // is not stated; found as a discovery, it is.
       {"Documented the root cause in docs/incidents/042.md.", {true, false, false}},
       {"Root cause: not yet identified.", {true, true, false}},
+      {"The root cause will need a closer look once we have production logs.", {true, true, false}},
       {"I found the root cause: the pool is exhausted by retries.", {true, false, true}},
       {"导出任务每天凌晨两点运行。", {false, false, false}},
       // The reason for the agent's own choice, and knowing where a problem
