@@ -128,6 +128,12 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       {"The missing migration means the insert fails.", {true, false, true}},
       {"The OOM is from loading the whole CSV into memory.", {false, false, true}},
       {"是重试循环导致了重复写入。", {true, false, true}},
+      // 主要是 is "mainly is", not the conditional 要是; discovery openers
+      // and 成因.
+      {"主要是因为前端没有处理 token 过期的情况。", {true, false, true}},
+      {"查到了，是磁盘满了。", {false, false, true}},
+      {"这个 bug 的成因是并发写入没有加锁。", {true, false, true}},
+      {"由于你的项目使用的是 pnpm，我用 pnpm 安装了依赖。", {true, false, false}},
   };
   for (const Case& c : cases) {
     INFO(c.text);
