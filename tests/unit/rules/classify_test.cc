@@ -127,6 +127,8 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       {"Since the pool only has 10 connections, new requests time out.", {true, false, true}},
       {"The missing migration means the insert fails.", {true, false, true}},
       {"The OOM is from loading the whole CSV into memory.", {false, false, true}},
+      {"The issue here is a race between the two writers.", {true, false, true}},
+      {"What broke it was the upgrade to v3 of the client.", {true, false, true}},
       {"是重试循环导致了重复写入。", {true, false, true}},
       // 主要是 is "mainly is", not the conditional 要是; discovery openers
       // and 成因.
