@@ -129,6 +129,10 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       {"The OOM is from loading the whole CSV into memory.", {false, false, true}},
       {"The issue here is a race between the two writers.", {true, false, true}},
       {"What broke it was the upgrade to v3 of the client.", {true, false, true}},
+      // The spec's "It's a permissions problem, not a code bug", with any
+      // cause named against a thing that fails; not against a plan.
+      {"It's the bucket quota, not the export code.", {false, false, true}},
+      {"It's a one-liner, not a refactor.", {false, false, false}},
       {"是重试循环导致了重复写入。", {true, false, true}},
       // 主要是 is "mainly is", not the conditional 要是; discovery openers
       // and 成因.
