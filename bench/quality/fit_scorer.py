@@ -164,7 +164,7 @@ def fit(x, y, names, lam, prior, floor=None, iterations=30):
     k = len(names) + 1  # last is the bias
     w0 = [prior_weight(prior, n)[0] for n in names]
     strength = [prior_weight(prior, n)[1] for n in names]
-    alone = [i for i, n in enumerate(names) if floor is not None and n in prior and prior[n][2]]
+    alone = [] if floor is None else [i for i, n in enumerate(names) if n in prior and prior[n][2]]
     w = w0 + [0.0]
     for _ in range(iterations):
         grad = [0.0] * k
