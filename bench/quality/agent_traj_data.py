@@ -26,6 +26,27 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # held-out ones (labelled after, never looked at while designing).
 LABELS = os.path.join(HERE, "agent_traj_labels.tsv")
 HELDOUT_LABELS = os.path.join(HERE, "agent_traj_heldout_labels.tsv")
+# The second sample (agent_traj_sample.py, seed 20261207), drawn from the
+# sentences the scorer weighs and from the rest, labelled by a helper
+# session that never saw the gate's output, and split in two by run
+# (sample2_half): the development half is read while designing, the
+# held-out half never.
+SAMPLE2_DEV_LABELS = os.path.join(HERE, "agent_traj_sample2_dev_labels.tsv")
+SAMPLE2_HELDOUT_LABELS = os.path.join(HERE, "agent_traj_sample2_heldout_labels.tsv")
+# (title, path, development?): every label file, in the order figures print.
+LABEL_FILES = (
+    ("development labels, looked at while designing", LABELS, True),
+    ("held-out labels, never looked at while designing", HELDOUT_LABELS, False),
+    ("second sample, development half, read while designing", SAMPLE2_DEV_LABELS, True),
+    ("second sample, held-out half, never read", SAMPLE2_HELDOUT_LABELS, False),
+)
+
+
+def sample2_half(case_id):
+    """'dev' or 'heldout' for a message of the second sample: by the SHA-1
+    of its run's instance id, so a run's messages stay in one half."""
+    instance = case_id[len("traj-"):].rsplit("-m", 1)[0]
+    return "dev" if int(hashlib.sha1(instance.encode("utf-8")).hexdigest()[0], 16) % 2 == 0 else "heldout"
 # The command block of a mini-swe-agent message, and how much of the calls
 # before a message a case keeps: as many as the look-up would read in a
 # long turn, and each output as long as the corpus keeps it.
@@ -48,17 +69,25 @@ def repo_of(case_id):
     return "traj/" + case_id[len("traj-"):].split("__", 1)[0]
 
 
-def load_labels(path=LABELS):
-    """{(case id, sentence key): label}; 'ambiguous' rows are left out."""
-    labels = {}
+def _rows(path):
+    """Each label line's columns: case id, sentence key, label, and in the
+    second sample the stratum it was drawn from."""
     with open(path, encoding="utf-8") as f:
         for line in f:
-            if not line.strip() or line.startswith("#"):
-                continue
-            case_id, key, label = line.rstrip("\n").split("\t")
-            if label != "ambiguous":
-                labels[(case_id, key)] = label
-    return labels
+            if line.strip() and not line.startswith("#"):
+                yield line.rstrip("\n").split("\t")
+
+
+def load_labels(path=LABELS):
+    """{(case id, sentence key): label}; 'ambiguous' rows are left out."""
+    return {(cols[0], cols[1]): cols[2] for cols in _rows(path) if cols[2] != "ambiguous"}
+
+
+def load_strata(path):
+    """{(case id, sentence key): 'weighed' | 'unweighed'}: which stratum of
+    agent_traj_sample.py a label was drawn from (empty for the first two
+    files, which sampled weighed sentences only)."""
+    return {(cols[0], cols[1]): cols[3] for cols in _rows(path) if len(cols) > 3}
 
 
 def write_cases(shared, case_dir, wanted):

@@ -153,9 +153,13 @@ def print_wrong(wrong, limit):
 def print_traj_errors(binary, shared, rules, work, limit):
     """The development labels' wrong sentences, with the features that
     decided: what the next rule change looks at. Never the held-out ones."""
-    rows, _ = traj_data.load(shared, binary, work, rules, labels_path=traj_data.LABELS)
-    wrong = [(label, s) for _, sentences in (rows or []) for s, label in sentences
-             if (label == "claim") != bool(s["claim"])]
+    wrong = []
+    for _, path, development in traj_data.LABEL_FILES:
+        if not development or not os.path.isfile(path):
+            continue
+        rows, _ = traj_data.load(shared, binary, work, rules, labels_path=path)
+        wrong += [(label, s) for _, sentences in (rows or []) for s, label in sentences
+                  if (label == "claim") != bool(s["claim"])]
     print("\nwrong agent_traj sentences, development labels (first %d of %d):" % (min(limit, len(wrong)), len(wrong)))
     for label, s in wrong[:limit]:
         feats = ", ".join("%s %+.2f" % (f["name"], f["weight"]) for f in s["features"][:6])
@@ -167,28 +171,37 @@ def print_traj(binary, shared, rules, work):
     style agent_turns barely holds, never fitted on (fit_scorer.py
     --with-traj would fit on the development labels). The development
     labels were looked at while designing rules; the held-out ones were set
-    after and never looked at, so they measure like a validation split."""
-    for title, path in (("development labels, looked at while designing", traj_data.LABELS),
-                        ("held-out labels, never looked at while designing", traj_data.HELDOUT_LABELS)):
+    after and never looked at, so they measure like a validation split.
+    The second sample also drew sentences the scorer did not weigh when it
+    was drawn: they print apart, since they were drawn at another rate."""
+    for title, path, _ in traj_data.LABEL_FILES:
+        if not os.path.isfile(path):
+            continue
         rows, unmatched = traj_data.load(shared, binary, work, rules, labels_path=path)
         if rows is None:
             print("\nagent_traj: SKIP, %s not found" % traj_data.trajectories_path(shared))
             return
-        t = Tally()
-        for _, sentences in rows:
+        strata = traj_data.load_strata(path)
+        tallies = collections.defaultdict(Tally)
+        for case_id, sentences in rows:
             for sentence, label in sentences:
-                t.add_sentence(sentence, label)
-        p, r = prf(t.s["tp"], t.s["fp"], t.s["fn"])
-        rp, rr = prf(t.r["tp"], t.r["fp"], t.r["fn"])
-        bp, br = prf(t.b["tp"], t.b["fp"], t.b["fn"])
-        print("\nagent_traj (Gemini 3 Pro on SWE-bench, each message read as a final one; %s: %d sampled"
-              " weighed sentences, never fitted on%s):" % (title, sum(t.by_class.values()),
-                                                          ", %d labels not found" % unmatched if unmatched else ""))
-        print("  scorer P %.2f R %.2f (tp %d, fp %d, fn %d) | packs alone P %.2f R %.2f | one-regex baseline P %.2f R %.2f" % (
-            p, r, t.s["tp"], t.s["fp"], t.s["fn"], rp, rr, bp, br))
-        print("  false claims per class: " + ", ".join(
-            "%s %s" % (c, ratio(t.claimed_by_class[c], t.by_class[c])) for c in data.CLASSES
-            if c != "claim" and t.by_class[c]))
+                key = (case_id, traj_data.sentence_key(sentence["sentence"]))
+                tallies[strata.get(key, "weighed")].add_sentence(sentence, label)
+        print("\nagent_traj (Gemini 3 Pro on SWE-bench, each message read as a final one; %s, never fitted on%s):"
+              % (title, ", %d labels not found" % unmatched if unmatched else ""))
+        for stratum in ("weighed", "unweighed"):
+            t = tallies.get(stratum)
+            if t is None:
+                continue
+            p, r = prf(t.s["tp"], t.s["fp"], t.s["fn"])
+            rp, rr = prf(t.r["tp"], t.r["fp"], t.r["fn"])
+            bp, br = prf(t.b["tp"], t.b["fp"], t.b["fn"])
+            print("  %d sentences %s when sampled:" % (sum(t.by_class.values()), stratum))
+            print("    scorer P %.2f R %.2f (tp %d, fp %d, fn %d) | packs alone P %.2f R %.2f"
+                  " | one-regex baseline P %.2f R %.2f" % (p, r, t.s["tp"], t.s["fp"], t.s["fn"], rp, rr, bp, br))
+            print("    false claims per class: " + ", ".join(
+                "%s %s" % (c, ratio(t.claimed_by_class[c], t.by_class[c])) for c in data.CLASSES
+                if c != "claim" and t.by_class[c]))
 
 
 def report(binary, shared, rules=None, work=None, errors=0, traj_errors=0):

@@ -13,7 +13,9 @@ and fix the class, not the sentence (rules/QUALITY_HISTORY.md). The default
 prompt asks why something fails, so every causal sentence is judged.
 """
 import argparse
+import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -24,10 +26,26 @@ import run  # noqa: E402  (bench/quality is not a package)
 DEFAULT_PROMPT = "Why does the nightly export fail? Investigate and fix it."
 
 
+def weighed_sentences(binary, work):
+    """{message key: the sentences the scorer weighed} from eval --units
+    over the sessions blocked_ids rendered in work."""
+    units = os.path.join(work, "units.jsonl")
+    subprocess.run([binary, "eval", work, "--units", units], check=True, stdout=subprocess.DEVNULL)
+    out = {}
+    with open(units, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                row = json.loads(line)
+                out[row["id"]] = [s for s in row.get("sentences", []) if s.get("features")]
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default=os.path.join(os.path.dirname(os.path.dirname(HERE)), "build", "causegate"))
     ap.add_argument("--prompt", default=DEFAULT_PROMPT, help="the user's prompt before each message")
+    ap.add_argument("--features", action="store_true",
+                    help="under each message, its weighed sentences with score and strongest features")
     ap.add_argument("file", help="final messages separated by a line =====")
     args = ap.parse_args()
     with open(args.file, encoding="utf-8") as f:
@@ -35,8 +53,13 @@ def main():
     rows = [{"final_assistant_message": m, "observation_before_final": "ok"} for m in messages]
     with tempfile.TemporaryDirectory() as work:
         blocked = set(run.blocked_ids(args.bin, None, work, args.prompt, rows))
+        weighed = weighed_sentences(args.bin, work) if args.features else {}
     for i, message in enumerate(messages):
         print("%s %s" % ("BLOCK" if i in blocked else "  -  ", message.replace("\n", " / ")[:150]))
+        for s in weighed.get("m%04d" % i, []):
+            feats = ", ".join("%s %+.2f" % (f["name"], f["weight"]) for f in s["features"][:6])
+            print("        [%s %.2f] %s\n            %s" % ("claim" if s.get("claim") else "-", s.get("score", 0),
+                                                         s["sentence"][:120], feats))
     print("%d of %d blocked" % (len(blocked), len(messages)))
     return 0
 
