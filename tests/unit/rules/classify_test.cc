@@ -140,6 +140,20 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       {"查到了，是磁盘满了。", {false, false, true}},
       {"这个 bug 的成因是并发写入没有加锁。", {true, false, true}},
       {"由于你的项目使用的是 pnpm，我用 pnpm 安装了依赖。", {true, false, false}},
+      // "The issue is related to X" names a topic (an agent restating its
+      // task); errors said to be related to a defect still name a cause.
+      {"The issue is related to locale handling in the URL resolver.", {false, false, false}},
+      {"The remaining errors are all related to the missing stubs.", {false, false, true}},
+      // A guess with a word between "my" and "guess" is still a guess.
+      {"So my first guess is that the export fails because the bucket is full.", {true, true, false}},
+      // A problem sorted from another names no cause; with a colon, the
+      // cause follows.
+      {"The certbot failure is a separate problem I haven't looked into.", {true, false, false}},
+      {"The consumer lag is a different problem: the sink pods keep restarting.", {false, false, true}},
+      // A result connective that names the failure, and a result clause
+      // whose subject is "your" and whose outcome runs twice.
+      {"Tokio refuses to block a thread that is driving async tasks, hence the panic on startup.", {true, false, true}},
+      {"The effect has no cleanup, so your fetch effect fires twice.", {true, false, true}},
   };
   for (const Case& c : cases) {
     INFO(c.text);
