@@ -130,6 +130,9 @@ TEST_CASE("Diagnostic prompts") {
       {"这条 SQL 昨天还 200ms，今天要 20s，帮我看下", true},
       {"loss 一直降不下去，训练了两天了", true},
       {"explain how the retry backoff in internal/queue/retry.go works", false},
+      // Work done twice is a symptom; doing it twice on purpose is not.
+      {"some celery tasks run twice, can you look at the config", true},
+      {"run the migration twice to check it is idempotent", false},
   };
   // The hook's staged search (rules/rule_set.h, staged_first_match) must
   // name the same rule as the whole match does.

@@ -154,6 +154,10 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       // whose subject is "your" and whose outcome runs twice.
       {"Tokio refuses to block a thread that is driving async tasks, hence the panic on startup.", {true, false, true}},
       {"The effect has no cleanup, so your fetch effect fires twice.", {true, false, true}},
+      // A dash before "so" (folded to '-' before matching) and 说白了就是
+      // ("put plainly, it is").
+      {"The transport treats it as lost \u2014 so the task gets redelivered to another worker.", {true, false, true}},
+      {"说白了就是 counters 是个普通 map，并发写没有加锁。", {false, false, true}},
   };
   for (const Case& c : cases) {
     INFO(c.text);

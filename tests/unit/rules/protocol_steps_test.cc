@@ -218,6 +218,8 @@ TEST_CASE("A follow-up prompt brings in the calls of the diagnosis it continues,
       {"ok, what killed it then?", true},
       {"那它为什么挂了？", true},
       {"为什么变慢了？", true},
+      {"It runs ~70 min. so is that it?", true},
+      {"is that it for the migration list?", false},
       {"Why does the nightly export fail on Mondays?", false},
       {"帮我看看 gpu-node-2 上的训练为什么每周一都失败，日志在 /data/logs 下面", false},
   };
