@@ -158,6 +158,14 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       // ("put plainly, it is").
       {"The transport treats it as lost \u2014 so the task gets redelivered to another worker.", {true, false, true}},
       {"说白了就是 counters 是个普通 map，并发写没有加锁。", {false, false, true}},
+      // "the result of" a call is a value, of a phrase a cause; a
+      // reproduction triggers the error it does not explain; why something
+      // works explains no failure.
+      {"conftestpath is updated to be the result of unique_path(conftestpath) and the build fails.",
+       {false, false, false}},
+      {"The 502s are the result of a race between the two writers.", {true, false, true}},
+      {"The PR description provides a code snippet that triggers the error.", {true, false, false}},
+      {"This explains why transform works.", {true, false, false}},
   };
   for (const Case& c : cases) {
     INFO(c.text);
