@@ -59,7 +59,8 @@ SETS = (("written_dev", "development: its misses were read"),
         ("written_dev11", "development: real agents' voices, fourteenth session (first measured unread)"),
         ("written_dev12", "development: real agents' voices and SWE-bench reasoning, fourteenth session (first measured unread)"),
         ("written_heldout10", "held-out: a measure only, ordinary closings of debugging turns (fifteenth session)"),
-        ("written_dev13", "development: varied claim phrasing in real agents' voices, sixteenth session (first measured unread)"))
+        ("written_dev13", "development: varied claim phrasing in real agents' voices, sixteenth session (first measured unread)"),
+        ("written_dev14", "development: claims with no textbook connective, sixteenth session (first measured unread)"))
 # The sets --misses may list: those SETS calls development, so a set moves
 # from held-out to development in one place.
 DEVELOPMENT = tuple(name for name, what in SETS if what.startswith("development"))
