@@ -166,6 +166,8 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       {"The 502s are the result of a race between the two writers.", {true, false, true}},
       {"The PR description provides a code snippet that triggers the error.", {true, false, false}},
       {"This explains why transform works.", {true, false, false}},
+      // A mechanism pointed at the symptom after it.
+      {"That's what happened on main.", {false, false, true}},
   };
   for (const Case& c : cases) {
     INFO(c.text);
