@@ -58,8 +58,9 @@ def main():
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--weighed", type=int, default=300)
     ap.add_argument("--unweighed", type=int, default=150)
-    ap.add_argument("--labels", nargs="*", default=[traj.LABELS, traj.HELDOUT_LABELS],
-                    help="label files whose sentences are not drawn again")
+    ap.add_argument("--labels", nargs="*",
+                    default=[path for _, path, _ in traj.LABEL_FILES if os.path.isfile(path)],
+                    help="label files whose sentences are not drawn again (default: every one there is)")
     ap.add_argument("--work", default=None, help="scratch folder (default: a new temporary one)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
