@@ -133,6 +133,7 @@ TEST_CASE("Diagnostic prompts") {
       // Work done twice is a symptom; doing it twice on purpose is not.
       {"some celery tasks run twice, can you look at the config", true},
       {"run the migration twice to check it is idempotent", false},
+      {"the report total is 3% higher than the orders page. debug please", true},
   };
   // The hook's staged search (rules/rule_set.h, staged_first_match) must
   // name the same rule as the whole match does.

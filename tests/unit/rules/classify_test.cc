@@ -168,6 +168,11 @@ TEST_CASE("ClassifyText: causal, hedged and claim per text (en and zh)", "[class
       {"This explains why transform works.", {true, false, false}},
       // A mechanism pointed at the symptom after it.
       {"That's what happened on main.", {false, false, true}},
+      // 其实是 X and 主要是 X： open an identification; 其实是这样的 opens
+      // an explanation.
+      {"其实是 tokenizer 每次请求都重新加载，所以每次都慢。", {true, false, true}},
+      {"主要是 N+1 查询：SKU 是按商品 ID 一个个去查的。", {false, false, true}},
+      {"其实是这样的：我们先看日志。", {false, false, false}},
   };
   for (const Case& c : cases) {
     INFO(c.text);
