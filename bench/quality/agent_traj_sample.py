@@ -41,12 +41,14 @@ def all_case_ids(shared):
 
 
 def labelled_keys(paths):
+    """Every (case id, sentence key) the label files name, ambiguous ones
+    too: a sentence labelled once is not drawn again."""
     keys = set()
     for path in paths:
         with open(path, encoding="utf-8") as f:
             for line in f:
                 if line.strip() and not line.startswith("#"):
-                    case_id, key, _ = line.rstrip("\n").split("\t")
+                    case_id, key = line.rstrip("\n").split("\t")[:2]
                     keys.add((case_id, key))
     return keys
 
