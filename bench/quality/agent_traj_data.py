@@ -33,12 +33,17 @@ HELDOUT_LABELS = os.path.join(HERE, "agent_traj_heldout_labels.tsv")
 # held-out half never.
 SAMPLE2_DEV_LABELS = os.path.join(HERE, "agent_traj_sample2_dev_labels.tsv")
 SAMPLE2_HELDOUT_LABELS = os.path.join(HERE, "agent_traj_sample2_heldout_labels.tsv")
+# A third sample (seed 20261208) of sentences the scorer did not weigh
+# only, to size the claims no rule reaches; labelled blind like the second
+# and read (development).
+SAMPLE3_LABELS = os.path.join(HERE, "agent_traj_sample3_unweighed_labels.tsv")
 # (title, path, development?): every label file, in the order figures print.
 LABEL_FILES = (
     ("development labels, looked at while designing", LABELS, True),
     ("held-out labels, never looked at while designing", HELDOUT_LABELS, False),
     ("second sample, development half, read while designing", SAMPLE2_DEV_LABELS, True),
     ("second sample, held-out half, never read", SAMPLE2_HELDOUT_LABELS, False),
+    ("third sample, unweighed sentences only, read", SAMPLE3_LABELS, True),
 )
 
 
