@@ -74,7 +74,7 @@ def repo_of(case_id):
     return "traj/" + case_id[len("traj-"):].split("__", 1)[0]
 
 
-def _rows(path):
+def label_rows(path):
     """Each label line's columns: case id, sentence key, label, and in the
     second sample the stratum it was drawn from."""
     with open(path, encoding="utf-8") as f:
@@ -85,19 +85,20 @@ def _rows(path):
 
 def load_labels(path=LABELS):
     """{(case id, sentence key): label}; 'ambiguous' rows are left out."""
-    return {(cols[0], cols[1]): cols[2] for cols in _rows(path) if cols[2] != "ambiguous"}
+    return {(cols[0], cols[1]): cols[2] for cols in label_rows(path) if cols[2] != "ambiguous"}
 
 
 def load_strata(path):
     """{(case id, sentence key): 'weighed' | 'unweighed'}: which stratum of
     agent_traj_sample.py a label was drawn from (empty for the first two
     files, which sampled weighed sentences only)."""
-    return {(cols[0], cols[1]): cols[3] for cols in _rows(path) if len(cols) > 3}
+    return {(cols[0], cols[1]): cols[3] for cols in label_rows(path) if len(cols) > 3}
 
 
-def write_cases(shared, case_dir, wanted):
-    """One case per labelled message (ids in wanted), in the case format of
-    ../shared/spec/cases.md, for casegen."""
+def write_cases(shared, case_dir, wanted=None):
+    """One case per labelled message (ids in wanted; None: every message
+    after the first command), in the case format of ../shared/spec/cases.md,
+    for casegen."""
     os.makedirs(case_dir, exist_ok=True)
     with open(trajectories_path(shared), encoding="utf-8") as f:
         for line in f:
@@ -110,7 +111,7 @@ def write_cases(shared, case_dir, wanted):
                     continue
                 text = m.get("content", "")
                 case_id = "traj-%s-m%03d" % (run["instance_id"], i)
-                if case_id in wanted and steps:
+                if (wanted is None or case_id in wanted) and steps:
                     case = {"id": case_id, "lang": "en", "label": "allow", "finding": None, "why": "agent_traj",
                             "event": "Stop", "stop_hook_active": False, "prompt": task[:MAX_PROMPT],
                             "steps": steps[-MAX_STEPS:], "final": text}

@@ -29,28 +29,10 @@ import agent_turns_data as data  # noqa: E402
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 
-def all_case_ids(shared):
-    ids = []
-    with open(traj.trajectories_path(shared), encoding="utf-8") as f:
-        for line in f:
-            run = json.loads(line)
-            for i, m in enumerate(run["messages"]):
-                if m["role"] == "assistant":
-                    ids.append("traj-%s-m%03d" % (run["instance_id"], i))
-    return set(ids)
-
-
 def labelled_keys(paths):
     """Every (case id, sentence key) the label files name, ambiguous ones
     too: a sentence labelled once is not drawn again."""
-    keys = set()
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if line.strip() and not line.startswith("#"):
-                    case_id, key = line.rstrip("\n").split("\t")[:2]
-                    keys.add((case_id, key))
-    return keys
+    return {(cols[0], cols[1]) for path in paths for cols in traj.label_rows(path)}
 
 
 def main():
@@ -71,7 +53,7 @@ def main():
         return 77
     work = args.work or tempfile.mkdtemp(prefix="causegate-traj-sample-")
     case_dir = os.path.join(work, "cases")
-    traj.write_cases(args.shared, case_dir, all_case_ids(args.shared))
+    traj.write_cases(args.shared, case_dir)
     rendered = data.render(args.shared, case_dir, os.path.join(work, "rendered"))
     judged = data.judge(args.bin, rendered, os.path.join(work, "units.jsonl"))
     taken = labelled_keys(args.labels)

@@ -26,9 +26,9 @@ import run  # noqa: E402  (bench/quality is not a package)
 DEFAULT_PROMPT = "Why does the nightly export fail? Investigate and fix it."
 
 
-def weighed_sentences(binary, work):
-    """{message key: the sentences the scorer weighed} from eval --units
-    over the sessions blocked_ids rendered in work."""
+def judge(binary, work):
+    """{message key: (decision, the sentences the scorer weighed)} from one
+    `causegate eval --units` over the sessions written in work."""
     units = os.path.join(work, "units.jsonl")
     subprocess.run([binary, "eval", work, "--units", units], check=True, stdout=subprocess.DEVNULL)
     out = {}
@@ -36,7 +36,7 @@ def weighed_sentences(binary, work):
         for line in f:
             if line.strip():
                 row = json.loads(line)
-                out[row["id"]] = [s for s in row.get("sentences", []) if s.get("features")]
+                out[row["id"]] = (row["decision"], [s for s in row.get("sentences", []) if s.get("features")])
     return out
 
 
@@ -52,15 +52,18 @@ def main():
         messages = [m.strip() for m in f.read().split("\n=====\n") if m.strip()]
     rows = [{"final_assistant_message": m, "observation_before_final": "ok"} for m in messages]
     with tempfile.TemporaryDirectory() as work:
-        blocked = set(run.blocked_ids(args.bin, None, work, args.prompt, rows))
-        weighed = weighed_sentences(args.bin, work) if args.features else {}
+        run.write_sessions(work, args.prompt, rows)
+        judged = judge(args.bin, work)
+    blocked = 0
     for i, message in enumerate(messages):
-        print("%s %s" % ("BLOCK" if i in blocked else "  -  ", message.replace("\n", " / ")[:150]))
-        for s in weighed.get("m%04d" % i, []):
+        decision, weighed = judged["m%04d" % i]
+        blocked += decision == "block"
+        print("%s %s" % ("BLOCK" if decision == "block" else "  -  ", message.replace("\n", " / ")[:150]))
+        for s in weighed if args.features else []:
             feats = ", ".join("%s %+.2f" % (f["name"], f["weight"]) for f in s["features"][:6])
             print("        [%s %.2f] %s\n            %s" % ("claim" if s.get("claim") else "-", s.get("score", 0),
                                                          s["sentence"][:120], feats))
-    print("%d of %d blocked" % (len(blocked), len(messages)))
+    print("%d of %d blocked" % (blocked, len(messages)))
     return 0
 
 

@@ -178,10 +178,10 @@ def transcript(prompt, observation, final):
     return "".join(json.dumps(l, ensure_ascii=False) + "\n" for l in lines)
 
 
-def blocked_ids(binary, rules_dir, work, prompt, rows):
-    """Ids of the messages the gate blocks when each is the final message of a
-    turn that follows `prompt`, judged by `causegate eval` (the hook's own
-    RunGate, one process for all turns) over turns rendered in work."""
+def write_sessions(work, prompt, rows):
+    """Each row's final message as the last turn of a session that follows
+    `prompt`, rendered in work as eval reads a case folder (labelled allow;
+    key m0000, m0001, ...)."""
     labels = []
     for i, r in enumerate(rows):
         key = "m%04d" % i
@@ -196,6 +196,13 @@ def blocked_ids(binary, rules_dir, work, prompt, rows):
         labels.append({"id": key, "lang": "en", "label": "allow", "finding": None})
     with open(os.path.join(work, "labels.jsonl"), "w", encoding="utf-8") as f:
         f.write("".join(json.dumps(l) + "\n" for l in labels))
+
+
+def blocked_ids(binary, rules_dir, work, prompt, rows):
+    """Ids of the messages the gate blocks when each is the final message of a
+    turn that follows `prompt`, judged by `causegate eval` (the hook's own
+    RunGate, one process for all turns) over turns rendered in work."""
+    write_sessions(work, prompt, rows)
     cmd = [binary] + (["--rules", rules_dir] if rules_dir else []) + ["eval", work]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0 or "cases: %d," % len(rows) not in p.stdout:
